@@ -1,0 +1,49 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import type { IdGenerator } from '../../application/ports/id-generator.js';
+import { accessLog } from './middleware/access-log.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { jsonBody } from './middleware/json-body.js';
+import { requestId } from './middleware/request-id.js';
+import { securityHeaders } from './middleware/security-headers.js';
+import { chatRoutes } from './routes/chat-routes.js';
+import { personaRoutes } from './routes/persona-routes.js';
+import { statusRoutes } from './routes/status-routes.js';
+import { storageRoutes } from './routes/storage-routes.js';
+import { requestSchemas } from './schemas.js';
+import type { UseCases } from './use-cases.js';
+
+export interface HttpSettings {
+  bodyLimitBytes: number;
+  maxTextLength: number;
+}
+
+export interface HttpDependencies {
+  useCases: UseCases;
+  ids: IdGenerator;
+  logger: Logger;
+  settings: HttpSettings;
+}
+
+/** The Koa application: middleware order is request id, log, headers, errors, routes. */
+export function createApp({ useCases, ids, logger, settings }: HttpDependencies): Koa {
+  const app = new Koa();
+  app.silent = true; // errors are logged by errorHandler, never by Koa to stderr
+  const router = new Router();
+  const schemas = requestSchemas({ maxTextLength: settings.maxTextLength });
+  const json = jsonBody(settings.bodyLimitBytes);
+
+  chatRoutes(router, useCases, schemas, json);
+  storageRoutes(router, useCases, schemas, json);
+  statusRoutes(router, useCases);
+  personaRoutes(router, useCases);
+
+  app.use(requestId(ids));
+  app.use(accessLog(logger));
+  app.use(securityHeaders());
+  app.use(errorHandler(logger));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

@@ -1,0 +1,18 @@
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+
+/** One line per request: method, path (never the query, which may hold text), status, duration. */
+export function accessLog(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info(
+        { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 10) / 10 },
+        'request',
+      );
+    }
+  };
+}

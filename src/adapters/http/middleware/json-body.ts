@@ -1,0 +1,38 @@
+import { bodyParser } from '@koa/bodyparser';
+import type { Middleware } from 'koa';
+import { HttpProblem } from '../error-mapping.js';
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/**
+ * For routes that take JSON: a non-empty body must say it is JSON (else 415) and stay under
+ * the limit (else 413); a request without a body is never 415.
+ */
+export function jsonBody(limitBytes: number): Middleware {
+  const parse = bodyParser({
+    enableTypes: ['json'],
+    extendTypes: { json: JSON_TYPES },
+    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+    jsonLimit: limitBytes,
+    jsonStrict: false,
+  });
+  return async (ctx, next) => {
+    const declaredLength = Number(ctx.get('Content-Length') || 0);
+    if (declaredLength > limitBytes) throw tooLarge(limitBytes);
+    // ctx.is() is null when the request has no body, false when the body is of another type.
+    if (ctx.is(JSON_TYPES) === false) throw new HttpProblem(415, 'Content-Type must be application/json');
+    try {
+      await parse(ctx, async () => {});
+    } catch (error) {
+      if ((error as { status?: number }).status === 413) throw tooLarge(limitBytes);
+      throw error;
+    }
+    // No body at all reads as an empty object, so the schema can name the missing fields.
+    if (!ctx.request.rawBody) ctx.request.body = {};
+    await next();
+  };
+}
+
+function tooLarge(limitBytes: number): HttpProblem {
+  return new HttpProblem(413, `body: larger than the limit of ${limitBytes} bytes`);
+}

@@ -1,0 +1,106 @@
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { IncomingMessage } from '../../../application/services/store-messages.js';
+import { conversationJson, messageJson, sessionJson } from '../presenters.js';
+import type { RequestSchemas } from '../schemas.js';
+import type { UseCases } from '../use-cases.js';
+import { parseRequest } from '../validate.js';
+
+type MessageFields = { message_id?: string; role: IncomingMessage['role']; text: string; created_at?: Date; metadata?: Record<string, unknown> };
+
+const incoming = (m: MessageFields): IncomingMessage => ({
+  messageId: m.message_id,
+  role: m.role,
+  text: m.text,
+  createdAt: m.created_at,
+  metadata: m.metadata,
+});
+
+export function storageRoutes(router: Router, useCases: UseCases, schemas: RequestSchemas, json: Middleware): void {
+  router.post('/api/chat/saveMessage', json, async (ctx) => {
+    const input = parseRequest(schemas.saveMessage, ctx.request.body);
+    const result = await useCases.saveMessage().execute({
+      userId: input.user_id,
+      conversationId: input.conversation_id,
+      ...incoming(input),
+    });
+    ctx.status = result.created ? 201 : 200;
+    ctx.body = { status: 'ok', message: messageJson(result.message) };
+  });
+
+  router.post('/api/chat/loadMessages', json, async (ctx) => {
+    const input = parseRequest(schemas.loadMessages, ctx.request.body);
+    const list = await useCases.loadMessages().execute({
+      userId: input.user_id,
+      conversationId: input.conversation_id,
+      limit: input.limit,
+      order: input.order,
+      cursor: input.cursor,
+    });
+    ctx.body = {
+      status: 'ok',
+      conversation_id: input.conversation_id,
+      messages: list.messages.map(messageJson),
+      next_cursor: list.nextCursor,
+    };
+  });
+
+  router.delete('/api/chat/deleteMessages', json, async (ctx) => {
+    const input = parseRequest(schemas.deleteMessages, deleteRequest(ctx));
+    const deleted = await useCases.deleteMessages().execute({
+      userId: input.user_id,
+      conversationId: input.conversation_id,
+      messageIds: input.message_ids,
+      all: input.all,
+    });
+    ctx.body = { status: 'ok', deleted };
+  });
+
+  router.post('/api/chat/saveSession', json, async (ctx) => {
+    const input = parseRequest(schemas.saveSession, ctx.request.body);
+    const result = await useCases.saveSession().execute({
+      userId: input.user_id,
+      conversationId: input.conversation_id,
+      sessionId: input.session_id,
+      title: input.title,
+      startedAt: input.started_at,
+      endedAt: input.ended_at,
+      metadata: input.metadata,
+      messages: input.messages?.map(incoming),
+    });
+    ctx.status = result.created ? 201 : 200;
+    ctx.body = {
+      status: 'ok',
+      session: sessionJson(result.session, result.messageCount),
+      messages_saved: result.messagesSaved,
+    };
+  });
+
+  router.get('/api/chat/conversations', async (ctx) => {
+    const input = parseRequest(schemas.listConversations, ctx.query, 'query');
+    const list = await useCases.listConversations().execute({ userId: input.user_id, limit: input.limit, cursor: input.cursor });
+    ctx.body = { status: 'ok', conversations: list.conversations.map(conversationJson), next_cursor: list.nextCursor };
+  });
+}
+
+/**
+ * DELETE bodies are dropped by some proxies, so the fields may also come as query
+ * parameters (message_ids comma-separated); a field in the body wins over the query.
+ */
+function deleteRequest(ctx: Context): unknown {
+  const body = ctx.request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const query = ctx.query;
+  const fromQuery: Record<string, unknown> = {};
+  for (const field of ['user_id', 'conversation_id'] as const) {
+    if (query[field] !== undefined) fromQuery[field] = query[field];
+  }
+  if (query.message_ids !== undefined) {
+    fromQuery.message_ids = [query.message_ids].flat().flatMap((list) => list.split(',')).filter((id) => id !== '');
+  }
+  if (query.all !== undefined) {
+    fromQuery.all = query.all === 'true' ? true : query.all === 'false' ? false : query.all;
+  }
+  const fromBody = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+  return { ...fromQuery, ...fromBody };
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { ID_RULE, isValidClientId } from '../../domain/ids.js';
+import { ROLES } from '../../domain/message.js';
+import { assertMetadata } from '../../domain/metadata.js';
+import { codePointLength } from '../../domain/text.js';
+
+/** Request schemas: one per endpoint, the single source of validation (and, later, of the OpenAPI document). */
+
+const NON_EMPTY = 'must be a non-empty string';
+const TIMESTAMP = 'must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-22T10:15:30.123Z';
+
+/** A message for a wrong value, and "is required" when the field is absent. */
+const says = (message: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : message),
+});
+
+export const clientId = () => z.string(says(ID_RULE)).refine(isValidClientId, ID_RULE);
+
+/** Optional ids accept null as "not given", as many clients send it. */
+const optionalId = () =>
+  clientId()
+    .nullish()
+    .transform((v) => v ?? undefined);
+
+export const text = (max: number) =>
+  z
+    .string(says(NON_EMPTY))
+    .refine((s) => s.trim() !== '', NON_EMPTY)
+    .refine((s) => codePointLength(s) <= max, `must be at most ${max} characters`);
+
+const timestamp = () =>
+  z.iso
+    .datetime({ offset: true, ...says(TIMESTAMP) })
+    .transform((s) => new Date(s));
+
+const metadata = () =>
+  z.record(z.string(), z.unknown(), says('must be a JSON object')).superRefine((value, ctx) => {
+    try {
+      assertMetadata(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as { reason?: string }).reason ?? 'is invalid' });
+    }
+  });
+
+const role = () => z.enum(ROLES, says(`must be one of ${ROLES.join(', ')}`));
+const integer = (min: number, max: number) =>
+  z.number(says(`must be an integer from ${min} to ${max}`)).int(`must be an integer from ${min} to ${max}`).min(min, `must be an integer from ${min} to ${max}`).max(max, `must be an integer from ${min} to ${max}`);
+const body = <T extends z.ZodRawShape>(shape: T) => z.object(shape, { error: 'must be a JSON object' });
+
+export interface SchemaLimits {
+  maxTextLength: number;
+}
+
+export function requestSchemas({ maxTextLength }: SchemaLimits) {
+  const messageFields = {
+    message_id: optionalId(),
+    role: role(),
+    text: text(maxTextLength),
+    created_at: timestamp().optional(),
+    metadata: metadata().optional(),
+  };
+  return {
+    chat: body({
+      text: text(maxTextLength),
+      user_id: clientId(),
+      conversation_id: optionalId(),
+      message_id: optionalId(),
+    }),
+    saveMessage: body({ user_id: clientId(), conversation_id: clientId(), ...messageFields }),
+    loadMessages: body({
+      user_id: clientId(),
+      conversation_id: clientId(),
+      limit: integer(1, 500).default(50),
+      order: z.enum(['asc', 'desc'], says('must be "asc" or "desc"')).default('asc'),
+      cursor: z.string(says('must be a string')).nullish().transform((v) => v ?? undefined),
+    }),
+    deleteMessages: body({
+      user_id: clientId(),
+      conversation_id: clientId(),
+      message_ids: z.array(clientId(), says('must be an array of message ids')).max(1000, 'must list at most 1000 ids').optional(),
+      all: z.boolean(says('must be true or false')).optional(),
+    }),
+    saveSession: body({
+      user_id: clientId(),
+      conversation_id: clientId(),
+      session_id: optionalId(),
+      title: z.string(says('must be a string or null')).max(500, 'must be at most 500 characters').nullable().optional(),
+      started_at: timestamp().nullable().optional(),
+      ended_at: timestamp().nullable().optional(),
+      metadata: metadata().optional(),
+      messages: z.array(body(messageFields), says('must be an array of messages')).max(1000, 'must hold at most 1000 messages').optional(),
+    }),
+    listConversations: z.object({
+      user_id: clientId(),
+      limit: z.coerce.number(says('must be an integer from 1 to 100')).pipe(integer(1, 100)).default(20),
+      cursor: z.string().optional(),
+    }),
+  };
+}
+
+export type RequestSchemas = ReturnType<typeof requestSchemas>;

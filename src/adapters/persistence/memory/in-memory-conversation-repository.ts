@@ -1,0 +1,72 @@
+import type {
+  ConversationPage,
+  ConversationPosition,
+  ConversationRepository,
+  ConversationSummary,
+} from '../../../application/ports/conversation-repository.js';
+import type { Conversation } from '../../../domain/conversation.js';
+import { truncateCodePoints } from '../../../domain/text.js';
+import type { UndoLog } from './in-memory-unit-of-work.js';
+import type { MemoryStore, StoredConversation } from './memory-store.js';
+
+export const TITLE_FROM_MESSAGE_LENGTH = 80;
+
+/** Most recently active first; ties by conversation id, descending. */
+function comesBefore(a: ConversationPosition, b: ConversationPosition): boolean {
+  const byTime = b.activeAt.getTime() - a.activeAt.getTime();
+  return byTime < 0 || (byTime === 0 && a.conversationId > b.conversationId);
+}
+
+export class InMemoryConversationRepository implements ConversationRepository {
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly undo: UndoLog,
+  ) {}
+
+  async findById(conversationId: string): Promise<Conversation | null> {
+    return this.store.conversations.get(conversationId)?.conversation ?? null;
+  }
+
+  async claim(conversation: Conversation): Promise<Conversation> {
+    const existing = this.store.conversations.get(conversation.conversationId);
+    if (existing) return existing.conversation;
+    this.store.conversations.set(conversation.conversationId, { conversation, activeAt: conversation.createdAt });
+    this.undo.record(() => this.store.conversations.delete(conversation.conversationId));
+    return conversation;
+  }
+
+  async touch(conversationId: string, at: Date): Promise<void> {
+    const stored = this.store.conversations.get(conversationId);
+    if (!stored || stored.activeAt >= at) return;
+    const previous = stored.activeAt;
+    stored.activeAt = at;
+    this.undo.record(() => (stored.activeAt = previous));
+  }
+
+  async listByUser(userId: string, limit: number, after: ConversationPosition | null): Promise<ConversationPage> {
+    const position = (s: StoredConversation) => ({ activeAt: s.activeAt, conversationId: s.conversation.conversationId });
+    const mine = [...this.store.conversations.values()]
+      .filter((s) => s.conversation.userId === userId && (!after || comesBefore(after, position(s))))
+      .sort((a, b) => (comesBefore(position(a), position(b)) ? -1 : 1));
+    const page = mine.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      items: page.map((s) => this.summarize(s)),
+      next: mine.length > limit && last ? position(last) : null,
+    };
+  }
+
+  private summarize(stored: StoredConversation): ConversationSummary {
+    const id = stored.conversation.conversationId;
+    const timeline = this.store.timelines.get(id) ?? [];
+    const sessions = [...this.store.sessions.values()].filter((s) => s.conversationId === id && s.title !== null);
+    const latest = sessions.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
+    const first = timeline[0]?.message.text;
+    return {
+      conversation: stored.conversation,
+      title: latest?.title ?? (first === undefined ? null : truncateCodePoints(first, TITLE_FROM_MESSAGE_LENGTH)),
+      lastMessageAt: timeline.length > 0 ? stored.activeAt : null,
+      messageCount: timeline.length,
+    };
+  }
+}

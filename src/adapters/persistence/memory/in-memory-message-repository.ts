@@ -1,0 +1,97 @@
+import type { MessagePage, MessagePosition, MessageRepository, SortOrder } from '../../../application/ports/message-repository.js';
+import type { Message } from '../../../domain/message.js';
+import type { UndoLog } from './in-memory-unit-of-work.js';
+import { firstAfter, type MemoryStore, type StoredMessage } from './memory-store.js';
+
+const positionOf = (entry: StoredMessage): MessagePosition => ({ createdAt: entry.message.createdAt, seq: entry.seq });
+
+export class InMemoryMessageRepository implements MessageRepository {
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly undo: UndoLog,
+  ) {}
+
+  async findById(messageId: string): Promise<Message | null> {
+    return this.store.messages.get(messageId)?.message ?? null;
+  }
+
+  async findByIds(messageIds: string[]): Promise<Message[]> {
+    return messageIds.flatMap((id) => {
+      const stored = this.store.messages.get(id);
+      return stored ? [stored.message] : [];
+    });
+  }
+
+  async findReplyTo(userMessageId: string): Promise<Message | null> {
+    const replyId = this.store.replies.get(userMessageId);
+    return replyId === undefined ? null : (this.store.messages.get(replyId)?.message ?? null);
+  }
+
+  async insert(messages: Message[]): Promise<string[]> {
+    const inserted: string[] = [];
+    for (const message of messages) {
+      if (this.store.messages.has(message.messageId)) continue;
+      const entry = { message, seq: this.store.nextSeq() };
+      this.add(entry);
+      this.undo.record(() => this.remove(new Set([message.messageId]), message.conversationId));
+      inserted.push(message.messageId);
+    }
+    return inserted;
+  }
+
+  async page(conversationId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<MessagePage> {
+    const timeline = this.store.timelines.get(conversationId) ?? [];
+    let slice: StoredMessage[];
+    if (order === 'asc') {
+      const start = after ? firstAfter(timeline, after) : 0;
+      slice = timeline.slice(start, start + limit + 1);
+    } else {
+      // Entries strictly before `after`: everything below the first entry at or after it.
+      const end = after ? firstAfter(timeline, { createdAt: after.createdAt, seq: after.seq - 1 }) : timeline.length;
+      slice = timeline.slice(Math.max(0, end - limit - 1), end).reverse();
+    }
+    const page = slice.slice(0, limit);
+    const last = page.at(-1);
+    return { messages: page.map((e) => e.message), next: slice.length > limit && last ? positionOf(last) : null };
+  }
+
+  async count(conversationId: string): Promise<number> {
+    return this.store.timelines.get(conversationId)?.length ?? 0;
+  }
+
+  async deleteByIds(conversationId: string, messageIds: string[]): Promise<number> {
+    const wanted = new Set(messageIds);
+    return this.deleteWhere(conversationId, (entry) => wanted.has(entry.message.messageId));
+  }
+
+  async deleteAll(conversationId: string): Promise<number> {
+    return this.deleteWhere(conversationId, () => true);
+  }
+
+  private deleteWhere(conversationId: string, matches: (entry: StoredMessage) => boolean): number {
+    const doomed = (this.store.timelines.get(conversationId) ?? []).filter(matches);
+    if (doomed.length === 0) return 0;
+    this.remove(new Set(doomed.map((e) => e.message.messageId)), conversationId);
+    this.undo.record(() => doomed.forEach((entry) => this.add(entry)));
+    return doomed.length;
+  }
+
+  private add(entry: StoredMessage): void {
+    const { message } = entry;
+    this.store.messages.set(message.messageId, entry);
+    if (message.replyTo !== null) this.store.replies.set(message.replyTo, message.messageId);
+    let timeline = this.store.timelines.get(message.conversationId);
+    if (!timeline) this.store.timelines.set(message.conversationId, (timeline = []));
+    timeline.splice(firstAfter(timeline, positionOf(entry)), 0, entry);
+  }
+
+  private remove(ids: Set<string>, conversationId: string): void {
+    for (const id of ids) {
+      const entry = this.store.messages.get(id);
+      if (entry?.message.replyTo != null) this.store.replies.delete(entry.message.replyTo);
+      this.store.messages.delete(id);
+    }
+    const timeline = this.store.timelines.get(conversationId) ?? [];
+    this.store.timelines.set(conversationId, timeline.filter((e) => !ids.has(e.message.messageId)));
+  }
+}

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { PersonaSource } from '../../application/ports/persona-source.js';
+import type { Persona } from '../../domain/persona.js';
+
+export const DEFAULT_PERSONA_FILE = fileURLToPath(new URL('./default-persona.json', import.meta.url));
+
+const score = z.number().min(0).max(1);
+const personaFileSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  description: z.string().trim().min(1).max(2000),
+  traits: z.object({
+    openness: score,
+    conscientiousness: score,
+    extraversion: score,
+    agreeableness: score,
+    neuroticism: score,
+  }),
+  descriptors: z.array(z.string().trim().min(1).max(100)).max(50),
+  speaking_style: z.string().trim().min(1).max(2000),
+  voice: z.string().min(1).max(128).nullable().optional(),
+});
+
+export class PersonaFileInvalidError extends Error {
+  constructor(path: string, reason: string) {
+    super(`persona file ${path} is invalid: ${reason}`);
+  }
+}
+
+/** The persona from a JSON file, read and validated once, at start-up. */
+export class JsonFilePersonaSource implements PersonaSource {
+  private readonly value: Persona;
+
+  constructor(readonly path: string = DEFAULT_PERSONA_FILE) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      throw new PersonaFileInvalidError(path, error instanceof Error ? error.message : String(error));
+    }
+    const parsed = personaFileSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new PersonaFileInvalidError(path, `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    const { speaking_style, voice, ...rest } = parsed.data;
+    this.value = Object.freeze({ ...rest, speakingStyle: speaking_style, voice: voice ?? null });
+  }
+
+  persona(): Persona {
+    return this.value;
+  }
+}

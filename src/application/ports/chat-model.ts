@@ -1,0 +1,43 @@
+import type { Persona } from '../../domain/persona.js';
+import type { Role } from '../../domain/message.js';
+
+export interface ChatTurn {
+  role: Role;
+  text: string;
+}
+
+export interface ChatRequest {
+  persona: Persona;
+  /** Earlier turns of the conversation, oldest first, already bounded. */
+  history: ChatTurn[];
+  /** The user's new message. */
+  text: string;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface ChatReply {
+  text: string;
+  /** Why the model stopped: "stop", "length", ... as the model reports it. */
+  finishReason: string;
+  model: string;
+  usage: TokenUsage | null;
+}
+
+export type ChatChunk =
+  | { type: 'delta'; text: string }
+  | { type: 'finish'; finishReason: string; model: string; usage: TokenUsage | null };
+
+/**
+ * A language model. Failures are thrown as ChatModelFailedError / ChatModelTimedOutError;
+ * an aborted `signal` ends the call promptly.
+ */
+export interface ChatModel {
+  complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply>;
+  /** Pieces of the reply as they are made, then one `finish`. */
+  stream(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatChunk>;
+}

@@ -1,0 +1,32 @@
+import type { Conversation } from '../../domain/conversation.js';
+
+export interface ConversationSummary {
+  conversation: Conversation;
+  title: string | null;
+  lastMessageAt: Date | null;
+  messageCount: number;
+}
+
+/** Where a page of a user's conversations ends: most recently active first. */
+export interface ConversationPosition {
+  activeAt: Date;
+  conversationId: string;
+}
+
+export interface ConversationPage {
+  items: ConversationSummary[];
+  /** Position of the last item, when more items follow it. */
+  next: ConversationPosition | null;
+}
+
+export interface ConversationRepository {
+  findById(conversationId: string): Promise<Conversation | null>;
+  /**
+   * Stores the conversation unless one with that id exists, and returns the stored one:
+   * of two racing first writes exactly one wins, and both callers see the winner.
+   */
+  claim(conversation: Conversation): Promise<Conversation>;
+  /** Records activity so conversation lists can be ordered by it. */
+  touch(conversationId: string, at: Date): Promise<void>;
+  listByUser(userId: string, limit: number, after: ConversationPosition | null): Promise<ConversationPage>;
+}

@@ -1,0 +1,5 @@
+import type { Persona } from '../../domain/persona.js';
+
+export interface PersonaSource {
+  persona(): Persona;
+}

@@ -1,0 +1,119 @@
+import type { Conversation } from '../../domain/conversation.js';
+import { ChatModelFailedError, MessageIdConflictError } from '../../domain/errors.js';
+import { Message } from '../../domain/message.js';
+import { codePointLength } from '../../domain/text.js';
+import type { ChatReply, ChatRequest, ChatTurn } from '../ports/chat-model.js';
+import type { Clock } from '../ports/clock.js';
+import type { IdGenerator } from '../ports/id-generator.js';
+import type { PersonaSource } from '../ports/persona-source.js';
+import type { Repositories, UnitOfWork } from '../ports/unit-of-work.js';
+import type { ChatSettings } from '../settings.js';
+import { claimConversation } from './conversation-access.js';
+import { storeMessages } from './store-messages.js';
+
+export interface ChatInput {
+  text: string;
+  userId: string;
+  conversationId?: string;
+  messageId?: string;
+}
+
+export interface BegunTurn {
+  conversation: Conversation;
+  userMessage: Message;
+  /** The reply stored earlier for this user message (an idempotent replay), if any. */
+  storedReply: Message | null;
+  request: ChatRequest;
+}
+
+/** The two halves of a chat exchange that plain and streamed chat share. */
+export class ChatTurns {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly personaSource: PersonaSource,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly settings: ChatSettings,
+  ) {}
+
+  /** Stores the user's message (it stays stored whatever the model does) and builds the model's request. */
+  begin(input: ChatInput): Promise<BegunTurn> {
+    return this.unitOfWork.run(async (repositories) => {
+      const now = this.clock.now();
+      const conversation = await this.conversationFor(repositories, input, now);
+      const { messages } = await storeMessages(
+        repositories,
+        conversation,
+        [{ messageId: input.messageId, role: 'user', text: input.text }],
+        { now, newId: () => this.ids.newId() },
+      );
+      const userMessage = messages[0]!;
+      const storedReply = input.messageId ? await repositories.messages.findReplyTo(userMessage.messageId) : null;
+      const history = storedReply ? [] : await this.historyBefore(repositories, userMessage);
+      const request = { persona: this.personaSource.persona(), history, text: userMessage.text };
+      return { conversation, userMessage, storedReply, request };
+    });
+  }
+
+  /** Stores the assistant's reply to the turn. */
+  finish(turn: BegunTurn, reply: ChatReply, extra: Record<string, unknown> = {}): Promise<Message> {
+    if (reply.text.trim() === '') throw new ChatModelFailedError('the language model returned an empty reply');
+    const now = this.clock.now();
+    const createdAt = now < turn.userMessage.createdAt ? turn.userMessage.createdAt : now;
+    const metadata: Record<string, unknown> = { model: reply.model, finish_reason: reply.finishReason, ...extra };
+    if (reply.usage) {
+      metadata.usage = {
+        prompt_tokens: reply.usage.promptTokens,
+        completion_tokens: reply.usage.completionTokens,
+        total_tokens: reply.usage.totalTokens,
+      };
+    }
+    const message = Message.create({
+      messageId: this.ids.newId(),
+      conversationId: turn.conversation.conversationId,
+      userId: turn.conversation.userId,
+      role: 'assistant',
+      text: reply.text,
+      createdAt,
+      metadata,
+      replyTo: turn.userMessage.messageId,
+    });
+    return this.unitOfWork.run(async (repositories) => {
+      await repositories.messages.insert([message]);
+      await repositories.conversations.touch(message.conversationId, now);
+      return message;
+    });
+  }
+
+  private async conversationFor(repositories: Repositories, input: ChatInput, now: Date): Promise<Conversation> {
+    if (input.conversationId !== undefined) {
+      return claimConversation(repositories, input.conversationId, input.userId, now);
+    }
+    if (input.messageId !== undefined) {
+      // A retried request that started a conversation: the message tells which one.
+      const earlier = await repositories.messages.findById(input.messageId);
+      if (earlier) {
+        const conversation = await repositories.conversations.findById(earlier.conversationId);
+        if (!conversation?.isOwnedBy(input.userId)) throw new MessageIdConflictError(input.messageId, 'conversation');
+        return conversation;
+      }
+    }
+    return claimConversation(repositories, this.ids.newId(), input.userId, now);
+  }
+
+  /** Recent turns before `message`, newest kept first within the budget, returned oldest first. */
+  private async historyBefore(repositories: Repositories, message: Message): Promise<ChatTurn[]> {
+    const { historyMessages, historyChars } = this.settings;
+    if (historyMessages === 0) return [];
+    const page = await repositories.messages.page(message.conversationId, 'desc', historyMessages + 1, null);
+    const turns: ChatTurn[] = [];
+    let chars = 0;
+    for (const earlier of page.messages) {
+      if (earlier.messageId === message.messageId) continue;
+      chars += codePointLength(earlier.text);
+      if (turns.length >= historyMessages || chars > historyChars) break;
+      turns.push({ role: earlier.role, text: earlier.text });
+    }
+    return turns.reverse();
+  }
+}

@@ -1,0 +1,50 @@
+import { FieldInvalidError } from '../../domain/errors.js';
+
+/**
+ * Opaque page cursors. A cursor records what it was made for (`scope`: the kind of list,
+ * the conversation or user, the order), so one made for another list is refused.
+ */
+export type CursorKey = [number, string | number];
+
+interface CursorBody {
+  v: 1;
+  s: string;
+  k: CursorKey;
+}
+
+export function encodeCursor(scope: string, key: CursorKey): string {
+  const body: CursorBody = { v: 1, s: scope, k: key };
+  return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
+}
+
+const UNREADABLE = 'is not a cursor returned by this endpoint';
+
+/** The key of a cursor made for `scope`, whose second part has type `tiebreak`. */
+export function decodeCursor(cursor: string, scope: string, tiebreak: 'number'): [number, number];
+export function decodeCursor(cursor: string, scope: string, tiebreak: 'string'): [number, string];
+export function decodeCursor(cursor: string, scope: string, tiebreak: 'number' | 'string'): CursorKey {
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new FieldInvalidError('cursor', UNREADABLE);
+  }
+  if (!isCursorBody(body) || typeof body.k[1] !== tiebreak) throw new FieldInvalidError('cursor', UNREADABLE);
+  if (body.s !== scope) {
+    throw new FieldInvalidError('cursor', 'was made for another conversation, user or order');
+  }
+  return body.k;
+}
+
+function isCursorBody(value: unknown): value is CursorBody {
+  if (typeof value !== 'object' || value === null) return false;
+  const { v, s, k } = value as Partial<CursorBody>;
+  return (
+    v === 1 &&
+    typeof s === 'string' &&
+    Array.isArray(k) &&
+    k.length === 2 &&
+    Number.isSafeInteger(k[0]) &&
+    (typeof k[1] === 'string' || Number.isSafeInteger(k[1]))
+  );
+}

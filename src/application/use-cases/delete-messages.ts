@@ -1,0 +1,32 @@
+import { FieldInvalidError } from '../../domain/errors.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { findOwnedConversation } from '../services/conversation-access.js';
+
+export interface DeleteMessagesInput {
+  userId: string;
+  conversationId: string;
+  /** Empty or undefined: not given. */
+  messageIds?: string[];
+  /** False or undefined: not given. */
+  all?: boolean;
+}
+
+/** DELETE /api/chat/deleteMessages: the listed messages, or all of them, never by accident. */
+export class DeleteMessages {
+  constructor(private readonly unitOfWork: UnitOfWork) {}
+
+  execute(input: DeleteMessagesInput): Promise<number> {
+    const ids = input.messageIds ?? [];
+    const all = input.all === true;
+    if (all === ids.length > 0) {
+      throw new FieldInvalidError('message_ids', all ? 'must not be given together with all: true' : 'give message_ids, or all: true');
+    }
+    return this.unitOfWork.run(async (repositories) => {
+      const conversation = await findOwnedConversation(repositories, input.conversationId, input.userId);
+      if (!conversation) return 0;
+      return all
+        ? repositories.messages.deleteAll(conversation.conversationId)
+        : repositories.messages.deleteByIds(conversation.conversationId, [...new Set(ids)]);
+    });
+  }
+}

@@ -1,0 +1,36 @@
+import type { Message } from '../../domain/message.js';
+import type { Clock } from '../ports/clock.js';
+import type { IdGenerator } from '../ports/id-generator.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { claimConversation } from '../services/conversation-access.js';
+import { storeMessages, type IncomingMessage } from '../services/store-messages.js';
+
+export interface SaveMessageInput extends IncomingMessage {
+  userId: string;
+  conversationId: string;
+}
+
+export interface SaveMessageResult {
+  message: Message;
+  /** False when the same message was already stored (an idempotent repeat). */
+  created: boolean;
+}
+
+/** POST /api/chat/saveMessage. */
+export class SaveMessage {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  execute({ userId, conversationId, ...incoming }: SaveMessageInput): Promise<SaveMessageResult> {
+    return this.unitOfWork.run(async (repositories) => {
+      const now = this.clock.now();
+      const conversation = await claimConversation(repositories, conversationId, userId, now);
+      const stored = await storeMessages(repositories, conversation, [incoming], { now, newId: () => this.ids.newId() });
+      const message = stored.messages[0]!;
+      return { message, created: stored.insertedIds.has(message.messageId) };
+    });
+  }
+}

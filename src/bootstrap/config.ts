@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+const integer = (min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `must be an integer from ${min} to ${max}` })
+    .int(`must be an integer from ${min} to ${max}`)
+    .min(min, `must be an integer from ${min} to ${max}`)
+    .max(max, `must be an integer from ${min} to ${max}`)
+    .default(fallback);
+
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+/** Every setting, from the environment; see README.md for what each does. */
+const environmentSchema = z.object({
+  PORT: integer(0, 65_535, 8080),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: integer(1024, 100 * 1024 * 1024, 1024 * 1024),
+  MAX_TEXT_LENGTH: integer(1, 1_000_000, 32_000),
+  HISTORY_MESSAGES: integer(0, 500, 20),
+  HISTORY_CHARS: integer(0, 1_000_000, 12_000),
+  PERSONA_FILE: optionalText,
+  OFFLINE_STREAM_DELAY_MS: integer(0, 10_000, 15),
+  READINESS_TIMEOUT_MS: integer(100, 60_000, 2000),
+  SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 10_000),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
+  bodyLimitBytes: number;
+  chat: { maxTextLength: number; historyMessages: number; historyChars: number };
+  personaFile: string | undefined;
+  offlineStreamDelayMs: number;
+  readinessTimeoutMs: number;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigInvalidError extends Error {}
+
+/** Settings whose values may hold credentials are never echoed. */
+const SECRET_LIKE = /KEY|PASSWORD|SECRET|TOKEN|URL|URI/;
+
+/** Reads and validates the environment; the first problem becomes one clear line. */
+export function loadConfig(environment: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(Object.entries(environment).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    const shown = SECRET_LIKE.test(name) ? 'a hidden value' : JSON.stringify(environment[name]);
+    throw new ConfigInvalidError(`invalid configuration: ${name} ${issue.message} (got ${shown})`);
+  }
+  const env = parsed.data;
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    logLevel: env.LOG_LEVEL,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    chat: { maxTextLength: env.MAX_TEXT_LENGTH, historyMessages: env.HISTORY_MESSAGES, historyChars: env.HISTORY_CHARS },
+    personaFile: env.PERSONA_FILE,
+    offlineStreamDelayMs: env.OFFLINE_STREAM_DELAY_MS,
+    readinessTimeoutMs: env.READINESS_TIMEOUT_MS,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  };
+}

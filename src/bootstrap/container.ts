@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { Container, type ServiceIdentifier } from 'inversify';
+import { pino } from 'pino';
+import { ChatTurns } from '../application/services/chat-turns.js';
+import { GraphDatabaseCheck } from '../application/services/graph-database-check.js';
+import { CheckReadiness } from '../application/use-cases/check-readiness.js';
+import { DeleteMessages } from '../application/use-cases/delete-messages.js';
+import { GetGraphStatus } from '../application/use-cases/get-graph-status.js';
+import { GetHealth } from '../application/use-cases/get-health.js';
+import { GetPersona } from '../application/use-cases/get-persona.js';
+import { ListConversations } from '../application/use-cases/list-conversations.js';
+import { LoadMessages } from '../application/use-cases/load-messages.js';
+import { SaveMessage } from '../application/use-cases/save-message.js';
+import { SaveSession } from '../application/use-cases/save-session.js';
+import { SendChatMessage } from '../application/use-cases/send-chat-message.js';
+import { DisabledGraphStatusProbe } from '../adapters/graph/disabled-graph-status-probe.js';
+import type { UseCases } from '../adapters/http/use-cases.js';
+import { OfflineChatModel } from '../adapters/llm/offline/offline-chat-model.js';
+import { InMemoryStoreCheck } from '../adapters/persistence/memory/in-memory-store-check.js';
+import { InMemoryUnitOfWork } from '../adapters/persistence/memory/in-memory-unit-of-work.js';
+import { JsonFilePersonaSource } from '../adapters/persona/json-file-persona-source.js';
+import { SystemClock } from '../adapters/system/system-clock.js';
+import { UuidV7IdGenerator } from '../adapters/system/uuid-v7-id-generator.js';
+import type { Config } from './config.js';
+import { TOKENS, type AdapterOverrides } from './tokens.js';
+
+const packageFile = new URL('../../package.json', import.meta.url);
+export const VERSION: string = JSON.parse(readFileSync(packageFile, 'utf8')).version;
+
+/**
+ * The composition root. Adapters are singletons chosen once from config (or supplied by
+ * `overrides`); use cases are transient and built by hand from their ports, so application
+ * code carries no container decorators.
+ */
+export function buildContainer(config: Config, overrides: AdapterOverrides = {}): Container {
+  const c = new Container({ defaultScope: 'Transient' });
+  const constant = <T>(id: ServiceIdentifier<T>, value: T) => c.bind(id).toConstantValue(value);
+  const single = <T>(id: ServiceIdentifier<T>, make: () => T) => c.bind(id).toDynamicValue(make).inSingletonScope();
+
+  constant(TOKENS.Config, config);
+  constant(TOKENS.ChatSettings, config.chat);
+  constant(TOKENS.StartedAt, new Date());
+  single(TOKENS.Logger, () => overrides.logger ?? pino({ level: config.logLevel }));
+  single(TOKENS.Clock, () => overrides.clock ?? new SystemClock());
+  single(TOKENS.IdGenerator, () => overrides.ids ?? new UuidV7IdGenerator());
+  single(TOKENS.UnitOfWork, () => overrides.unitOfWork ?? new InMemoryUnitOfWork());
+  single(TOKENS.PersonaSource, () => overrides.personaSource ?? new JsonFilePersonaSource(config.personaFile));
+  single(TOKENS.ChatModel, () => overrides.chatModel ?? new OfflineChatModel({ streamDelayMs: config.offlineStreamDelayMs }));
+  single(TOKENS.GraphStatusProbe, () => overrides.graphStatusProbe ?? new DisabledGraphStatusProbe());
+  single(TOKENS.DependencyChecks, () =>
+    overrides.dependencyChecks ?? [new InMemoryStoreCheck(), new GraphDatabaseCheck(c.get(TOKENS.GraphStatusProbe), false)],
+  );
+
+  const get = <T>(id: ServiceIdentifier<T>): T => c.get(id);
+  single(ChatTurns, () => new ChatTurns(get(TOKENS.UnitOfWork), get(TOKENS.PersonaSource), get(TOKENS.Clock), get(TOKENS.IdGenerator), get(TOKENS.ChatSettings)));
+  c.bind(SendChatMessage).toDynamicValue(() => new SendChatMessage(get(ChatTurns), get(TOKENS.ChatModel)));
+  c.bind(SaveMessage).toDynamicValue(() => new SaveMessage(get(TOKENS.UnitOfWork), get(TOKENS.Clock), get(TOKENS.IdGenerator)));
+  c.bind(LoadMessages).toDynamicValue(() => new LoadMessages(get(TOKENS.UnitOfWork)));
+  c.bind(DeleteMessages).toDynamicValue(() => new DeleteMessages(get(TOKENS.UnitOfWork)));
+  c.bind(SaveSession).toDynamicValue(() => new SaveSession(get(TOKENS.UnitOfWork), get(TOKENS.Clock), get(TOKENS.IdGenerator)));
+  c.bind(ListConversations).toDynamicValue(() => new ListConversations(get(TOKENS.UnitOfWork)));
+  c.bind(GetHealth).toDynamicValue(() => new GetHealth(get(TOKENS.Clock), get(TOKENS.StartedAt), VERSION));
+  c.bind(CheckReadiness).toDynamicValue(() => new CheckReadiness(get(TOKENS.DependencyChecks), config.readinessTimeoutMs));
+  c.bind(GetPersona).toDynamicValue(() => new GetPersona(get(TOKENS.PersonaSource)));
+  c.bind(GetGraphStatus).toDynamicValue(() => new GetGraphStatus(get(TOKENS.GraphStatusProbe)));
+  return c;
+}
+
+/** The use cases the HTTP adapter calls, each resolved afresh per request. */
+export function useCasesFrom(c: Container): UseCases {
+  return {
+    sendChatMessage: () => c.get(SendChatMessage),
+    saveMessage: () => c.get(SaveMessage),
+    loadMessages: () => c.get(LoadMessages),
+    deleteMessages: () => c.get(DeleteMessages),
+    saveSession: () => c.get(SaveSession),
+    listConversations: () => c.get(ListConversations),
+    getHealth: () => c.get(GetHealth),
+    checkReadiness: () => c.get(CheckReadiness),
+    getPersona: () => c.get(GetPersona),
+    getGraphStatus: () => c.get(GetGraphStatus),
+  };
+}

@@ -1,0 +1,34 @@
+import { pino } from 'pino';
+import { ConfigInvalidError, loadConfig } from './config.js';
+import { startService } from './server.js';
+
+/** `npm start`: serve until SIGTERM or SIGINT, then shut down gracefully and exit 0. */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = pino({ level: config.logLevel });
+  const service = await startService(config, { logger });
+  logger.info({ url: service.url, store: 'in-memory', chatModel: 'offline' }, `listening on ${config.host}:${config.port}`);
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    service.stop().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  // Start-up problems (bad settings, an invalid persona file) are one clear line, not a stack.
+  const expected = error instanceof ConfigInvalidError || (error instanceof Error && error.name === 'PersonaFileInvalidError');
+  process.stderr.write(`${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+import { ConversationNotFoundError } from './errors.js';
+import { assertClientId } from './ids.js';
+
+/** A conversation belongs to the user who first wrote to it. */
+export class Conversation {
+  private constructor(
+    readonly conversationId: string,
+    readonly userId: string,
+    readonly createdAt: Date,
+  ) {}
+
+  static create(props: { conversationId: string; userId: string; createdAt: Date }): Conversation {
+    return new Conversation(
+      assertClientId(props.conversationId, 'conversation_id'),
+      assertClientId(props.userId, 'user_id'),
+      props.createdAt,
+    );
+  }
+
+  static restore(props: { conversationId: string; userId: string; createdAt: Date }): Conversation {
+    return new Conversation(props.conversationId, props.userId, props.createdAt);
+  }
+
+  isOwnedBy(userId: string): boolean {
+    return this.userId === userId;
+  }
+
+  /** Another user's conversation is reported as not found, so ids cannot be probed. */
+  assertOwnedBy(userId: string): this {
+    if (!this.isOwnedBy(userId)) throw new ConversationNotFoundError(this.conversationId);
+    return this;
+  }
+}

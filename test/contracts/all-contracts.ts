@@ -1,0 +1,15 @@
+import { conversationRepositoryContract } from './conversation-repository.contract.js';
+import { messageRepositoryContract } from './message-repository.contract.js';
+import { sessionRepositoryContract } from './session-repository.contract.js';
+import type { MakeStore } from './store-fixture.js';
+import { unitOfWorkContract } from './unit-of-work.contract.js';
+import { userRepositoryContract } from './user-repository.contract.js';
+
+/** Every repository port's contract, for one store. */
+export function storeContracts(make: MakeStore): void {
+  userRepositoryContract(make);
+  conversationRepositoryContract(make);
+  messageRepositoryContract(make);
+  sessionRepositoryContract(make);
+  unitOfWorkContract(make);
+}

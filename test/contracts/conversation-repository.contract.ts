@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { Conversation } from '../../src/domain/conversation.js';
+import { aConversation, aMessage, aSession, aUser, at } from '../support/builders.js';
+import { uid } from '../support/ids.js';
+import { type MakeStore, withStore } from './store-fixture.js';
+
+export function conversationRepositoryContract(make: MakeStore): void {
+  describe('ConversationRepository contract', () => {
+    const store = withStore(make);
+    const stored = (conversation: Conversation) =>
+      store.run(async (r) => {
+        await r.users.ensure(aUser(conversation.userId));
+        return r.conversations.claim(conversation);
+      });
+
+    it('claims a new conversation and finds it', async () => {
+      const conversation = aConversation();
+      const claimed = await stored(conversation);
+      expect(claimed.userId).to.equal(conversation.userId);
+      const found = await store.run((r) => r.conversations.findById(conversation.conversationId));
+      expect(found?.userId).to.equal(conversation.userId);
+      expect(found?.createdAt.getTime()).to.equal(conversation.createdAt.getTime());
+    });
+
+    it('a second claim of the same id returns the first owner', async () => {
+      const first = aConversation();
+      await stored(first);
+      const rival = aConversation(uid('rival'), first.conversationId);
+      const result = await stored(rival);
+      expect(result.userId).to.equal(first.userId);
+    });
+
+    it('racing claims by two users give the conversation to exactly one', async () => {
+      const id = uid('conv');
+      const [a, b] = await Promise.all([stored(aConversation(uid('a'), id)), stored(aConversation(uid('b'), id))]);
+      expect(a.userId).to.equal(b.userId);
+    });
+
+    it('lists a user\'s conversations most recently active first, in pages', async () => {
+      const userId = uid('user');
+      const conversations = [aConversation(userId), aConversation(userId), aConversation(userId)];
+      for (const c of conversations) await stored(c);
+      const times = ['2099-01-01T00:00:00.000Z', '2099-03-01T00:00:00.000Z', '2099-02-01T00:00:00.000Z'];
+      await store.run(async (r) => {
+        for (const [i, c] of conversations.entries()) {
+          await r.messages.insert([aMessage(c, { text: `first of ${i}` })]);
+          await r.conversations.touch(c.conversationId, at(times[i]!));
+        }
+      });
+      await stored(aConversation()); // someone else's
+      const first = await store.run((r) => r.conversations.listByUser(userId, 2, null));
+      expect(first.items.map((s) => s.conversation.conversationId)).to.deep.equal([
+        conversations[1]!.conversationId,
+        conversations[2]!.conversationId,
+      ]);
+      expect(first.next).to.not.equal(null);
+      const second = await store.run((r) => r.conversations.listByUser(userId, 2, first.next));
+      expect(second.items.map((s) => s.conversation.conversationId)).to.deep.equal([conversations[0]!.conversationId]);
+      expect(second.next).to.equal(null);
+      expect(second.items[0]!.messageCount).to.equal(1);
+      expect(second.items[0]!.title).to.equal('first of 0');
+      expect(second.items[0]!.lastMessageAt?.toISOString()).to.equal(times[0]);
+    });
+
+    it('titles a conversation by its latest session title', async () => {
+      const conversation = aConversation();
+      await stored(conversation);
+      await store.run(async (r) => {
+        await r.messages.insert([aMessage(conversation, { text: 'hello there' })]);
+        await r.sessions.save(aSession(conversation, { title: 'Older', updatedAt: at('2026-01-01T00:00:00.000Z') }));
+        await r.sessions.save(aSession(conversation, { title: 'Newer', updatedAt: at('2026-02-01T00:00:00.000Z') }));
+      });
+      const page = await store.run((r) => r.conversations.listByUser(conversation.userId, 10, null));
+      expect(page.items[0]!.title).to.equal('Newer');
+    });
+
+    it('a conversation without messages has no title from messages and no last_message_at', async () => {
+      const conversation = aConversation();
+      await stored(conversation);
+      const page = await store.run((r) => r.conversations.listByUser(conversation.userId, 10, null));
+      expect(page.items[0]).to.include({ title: null, lastMessageAt: null, messageCount: 0 });
+    });
+  });
+}

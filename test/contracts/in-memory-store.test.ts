@@ -1,0 +1,6 @@
+import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
+import { storeContracts } from './all-contracts.js';
+
+describe('in-memory store', () => {
+  storeContracts(async () => ({ unitOfWork: new InMemoryUnitOfWork(), close: async () => {} }));
+});

@@ -1,0 +1,156 @@
+import { expect } from 'chai';
+import type { Conversation } from '../../src/domain/conversation.js';
+import type { Message } from '../../src/domain/message.js';
+import type { MessagePage, MessagePosition, SortOrder } from '../../src/application/ports/message-repository.js';
+import { aConversation, aMessage, aUser, at } from '../support/builders.js';
+import { uid } from '../support/ids.js';
+import { type MakeStore, withStore } from './store-fixture.js';
+
+export function messageRepositoryContract(make: MakeStore): void {
+  describe('MessageRepository contract', () => {
+    const store = withStore(make);
+
+    const newConversation = () =>
+      store.run(async (r) => {
+        const conversation = aConversation();
+        await r.users.ensure(aUser(conversation.userId));
+        return r.conversations.claim(conversation);
+      });
+    const insert = (messages: Message[]) => store.run((r) => r.messages.insert(messages));
+    /** Every message of the conversation, reading pages of `size` in `order`. */
+    const readAll = async (conversation: Conversation, order: SortOrder, size: number) => {
+      const seen: string[] = [];
+      let after: MessagePosition | null = null;
+      for (let pages = 0; pages < 1000; pages++) {
+        const page: MessagePage = await store.run((r) =>
+          r.messages.page(conversation.conversationId, order, size, after),
+        );
+        expect(page.messages.length).to.be.at.most(size);
+        seen.push(...page.messages.map((m) => m.messageId));
+        if (!page.next) return seen;
+        after = page.next;
+      }
+      throw new Error('pagination did not end');
+    };
+
+    it('stores a message with every field intact', async () => {
+      const conversation = await newConversation();
+      const message = aMessage(conversation, {
+        role: 'assistant',
+        text: 'Grüße 👋 — "quoted"\nnew line',
+        createdAt: at('2026-11-22T10:15:30.123Z'),
+        metadata: { model: 'm', nested: { list: [1, 'two', null, true] } },
+        replyTo: uid('msg'),
+      });
+      expect(await insert([message])).to.deep.equal([message.messageId]);
+      const found = await store.run((r) => r.messages.findById(message.messageId));
+      expect(found?.toProps()).to.deep.equal(message.toProps());
+    });
+
+    it('skips ids already stored and reports only what it inserted', async () => {
+      const conversation = await newConversation();
+      const first = aMessage(conversation);
+      await insert([first]);
+      const second = aMessage(conversation);
+      const again = aMessage(conversation, { messageId: first.messageId, text: 'other' });
+      expect(await insert([again, second])).to.deep.equal([second.messageId]);
+      expect((await store.run((r) => r.messages.findById(first.messageId)))?.text).to.equal('hello');
+    });
+
+    it('finds several by id, ignoring unknown ones', async () => {
+      const conversation = await newConversation();
+      const [a, b] = [aMessage(conversation), aMessage(conversation)];
+      await insert([a, b]);
+      const found = await store.run((r) => r.messages.findByIds([a.messageId, uid('unknown'), b.messageId]));
+      expect(found.map((m) => m.messageId).sort()).to.deep.equal([a.messageId, b.messageId].sort());
+      expect(await store.run((r) => r.messages.findByIds([]))).to.deep.equal([]);
+    });
+
+    it('finds the reply to a user message', async () => {
+      const conversation = await newConversation();
+      const question = aMessage(conversation);
+      const answer = aMessage(conversation, { role: 'assistant', replyTo: question.messageId });
+      await insert([question, answer]);
+      expect((await store.run((r) => r.messages.findReplyTo(question.messageId)))?.messageId).to.equal(answer.messageId);
+      expect(await store.run((r) => r.messages.findReplyTo(answer.messageId))).to.equal(null);
+    });
+
+    it('orders by created_at, then insertion order, in both directions', async () => {
+      const conversation = await newConversation();
+      const same = at('2026-11-22T10:00:00.000Z');
+      const late = aMessage(conversation, { createdAt: at('2026-11-22T12:00:00.000Z') });
+      const tie1 = aMessage(conversation, { createdAt: same });
+      const tie2 = aMessage(conversation, { createdAt: same });
+      const early = aMessage(conversation, { createdAt: at('2026-11-22T08:00:00.000Z') });
+      await insert([late, tie1]);
+      await insert([tie2, early]);
+      const expected = [early, tie1, tie2, late].map((m) => m.messageId);
+      const asc = await store.run((r) => r.messages.page(conversation.conversationId, 'asc', 10, null));
+      expect(asc.messages.map((m) => m.messageId)).to.deep.equal(expected);
+      expect(asc.next).to.equal(null);
+      const desc = await store.run((r) => r.messages.page(conversation.conversationId, 'desc', 10, null));
+      expect(desc.messages.map((m) => m.messageId)).to.deep.equal([...expected].reverse());
+    });
+
+    it('pages neither overlap nor skip, in either order, with ties across page edges', async () => {
+      const conversation = await newConversation();
+      const messages = Array.from({ length: 23 }, (_, i) =>
+        aMessage(conversation, { createdAt: at(`2026-11-22T10:00:0${i % 4}.000Z`), text: `m${i}` }),
+      );
+      await insert(messages);
+      const asc = await readAll(conversation, 'asc', 5);
+      expect(asc).to.have.length(23);
+      expect(new Set(asc).size).to.equal(23);
+      const desc = await readAll(conversation, 'desc', 4);
+      expect(desc).to.deep.equal([...asc].reverse());
+      expect(await readAll(conversation, 'asc', 23)).to.deep.equal(asc);
+    });
+
+    it('the last full page has no next position', async () => {
+      const conversation = await newConversation();
+      await insert([aMessage(conversation), aMessage(conversation)]);
+      const page = await store.run((r) => r.messages.page(conversation.conversationId, 'asc', 2, null));
+      expect(page.messages).to.have.length(2);
+      expect(page.next).to.equal(null);
+    });
+
+    it('an unknown conversation has an empty page and a count of zero', async () => {
+      const page = await store.run((r) => r.messages.page(uid('none'), 'asc', 10, null));
+      expect(page).to.deep.equal({ messages: [], next: null });
+      expect(await store.run((r) => r.messages.count(uid('none')))).to.equal(0);
+    });
+
+    it('deletes listed ids of that conversation only, and counts what it deleted', async () => {
+      const conversation = await newConversation();
+      const other = await newConversation();
+      const [a, b, c] = [aMessage(conversation), aMessage(conversation), aMessage(conversation)];
+      const foreign = aMessage(other);
+      await insert([a, b, c, foreign]);
+      const deleted = await store.run((r) =>
+        r.messages.deleteByIds(conversation.conversationId, [a.messageId, c.messageId, foreign.messageId, uid('x')]),
+      );
+      expect(deleted).to.equal(2);
+      expect(await store.run((r) => r.messages.count(conversation.conversationId))).to.equal(1);
+      expect(await store.run((r) => r.messages.findById(foreign.messageId))).to.not.equal(null);
+      expect(await store.run((r) => r.messages.findById(a.messageId))).to.equal(null);
+    });
+
+    it('deletes all messages of a conversation', async () => {
+      const conversation = await newConversation();
+      await insert([aMessage(conversation), aMessage(conversation), aMessage(conversation)]);
+      expect(await store.run((r) => r.messages.deleteAll(conversation.conversationId))).to.equal(3);
+      expect(await store.run((r) => r.messages.count(conversation.conversationId))).to.equal(0);
+      expect(await store.run((r) => r.messages.deleteAll(conversation.conversationId))).to.equal(0);
+    });
+
+    it('parallel inserts into one conversation lose nothing and keep one stable order', async () => {
+      const conversation = await newConversation();
+      const messages = Array.from({ length: 200 }, (_, i) => aMessage(conversation, { text: `parallel ${i}` }));
+      await Promise.all(messages.map((m) => insert([m])));
+      expect(await store.run((r) => r.messages.count(conversation.conversationId))).to.equal(200);
+      const first = await readAll(conversation, 'asc', 50);
+      expect(new Set(first).size).to.equal(200);
+      expect(await readAll(conversation, 'asc', 7)).to.deep.equal(first);
+    });
+  });
+}

@@ -1,0 +1,39 @@
+import { expect } from 'chai';
+import { aConversation, aSession, aUser, at } from '../support/builders.js';
+import { uid } from '../support/ids.js';
+import { type MakeStore, withStore } from './store-fixture.js';
+
+export function sessionRepositoryContract(make: MakeStore): void {
+  describe('SessionRepository contract', () => {
+    const store = withStore(make);
+    const newConversation = () =>
+      store.run(async (r) => {
+        const conversation = aConversation();
+        await r.users.ensure(aUser(conversation.userId));
+        return r.conversations.claim(conversation);
+      });
+
+    it('finds nothing for an unknown id', async () => {
+      expect(await store.run((r) => r.sessions.findById(uid('none')))).to.equal(null);
+    });
+
+    it('stores a session with every field intact', async () => {
+      const session = aSession(await newConversation(), {
+        endedAt: at('2026-11-22T11:00:00.000Z'),
+        metadata: { tags: ['a', 'b'], depth: { x: 1 } },
+      });
+      await store.run((r) => r.sessions.save(session));
+      expect((await store.run((r) => r.sessions.findById(session.sessionId)))?.toProps()).to.deep.equal(session.toProps());
+    });
+
+    it('saving again replaces the stored session', async () => {
+      const session = aSession(await newConversation(), { title: 'Before', startedAt: null });
+      await store.run((r) => r.sessions.save(session));
+      const updated = session.update({ title: 'After', metadata: {} }, at('2026-11-22T12:00:00.000Z'));
+      await store.run((r) => r.sessions.save(updated));
+      const found = await store.run((r) => r.sessions.findById(session.sessionId));
+      expect(found?.toProps()).to.deep.equal(updated.toProps());
+      expect(found?.title).to.equal('After');
+    });
+  });
+}

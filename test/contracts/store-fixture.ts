@@ -1,0 +1,26 @@
+import type { Repositories, UnitOfWork } from '../../src/application/ports/unit-of-work.js';
+
+/** One store under test: a unit of work over it, and how to release it. */
+export interface StoreFixture {
+  unitOfWork: UnitOfWork;
+  close(): Promise<void>;
+}
+
+export type MakeStore = () => Promise<StoreFixture>;
+
+/** Runs a contract suite's test body in one transaction of a fresh fixture. */
+export function withStore(make: MakeStore) {
+  let fixture: StoreFixture;
+  beforeEach(async () => {
+    fixture = await make();
+  });
+  afterEach(async () => {
+    await fixture.close();
+  });
+  return {
+    run: <T>(work: (repositories: Repositories) => Promise<T>): Promise<T> => fixture.unitOfWork.run(work),
+    get unitOfWork(): UnitOfWork {
+      return fixture.unitOfWork;
+    },
+  };
+}
