@@ -1,0 +1,88 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type {
+  ChatChunk,
+  ChatModel,
+  ChatReply,
+  ChatRequest,
+  TokenUsage,
+} from '../../../application/ports/chat-model.js';
+import { ChatModelFailedError } from '../../../domain/errors.js';
+import { elizaReply } from './eliza-rules.js';
+
+export const OFFLINE_MODEL_NAME = 'offline-eliza';
+
+export interface OfflineChatModelOptions {
+  /** Pause between streamed words, so clients see a stream rather than one burst. */
+  streamDelayMs?: number;
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (!signal?.aborted) return;
+  throw signal.reason ?? Object.assign(new Error('The operation was aborted'), { name: 'AbortError' });
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/u).filter((w) => w !== '').length;
+}
+
+/**
+ * The default language model: a small ELIZA-style responder that needs no network and no
+ * weights, so the service works (and its tests are deterministic) anywhere.
+ */
+export class OfflineChatModel implements ChatModel {
+  private readonly streamDelayMs: number;
+
+  constructor(options: OfflineChatModelOptions = {}) {
+    this.streamDelayMs = Math.max(0, options.streamDelayMs ?? 15);
+  }
+
+  async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
+    return this.reply(request, signal);
+  }
+
+  async *stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatChunk> {
+    const reply = this.reply(request, signal);
+    // Each piece keeps its trailing whitespace, so the deltas concatenate to exactly reply.text.
+    const pieces = reply.text.match(/\S+\s*/gu) ?? [reply.text];
+    for (const [index, piece] of pieces.entries()) {
+      if (index > 0) await this.pause(signal);
+      yield { type: 'delta', text: piece };
+    }
+    throwIfAborted(signal);
+    yield { type: 'finish', finishReason: reply.finishReason, model: reply.model, usage: reply.usage };
+  }
+
+  private reply(request: ChatRequest, signal: AbortSignal | undefined): ChatReply {
+    throwIfAborted(signal);
+    let text: string;
+    try {
+      text = elizaReply(request);
+    } catch (error) {
+      // Only a bug can land here; the port promises callers a ChatModelFailedError for it.
+      throw new ChatModelFailedError(`offline model failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return { text, finishReason: 'stop', model: OFFLINE_MODEL_NAME, usage: this.usage(request, text) };
+  }
+
+  /** Words, not real tokens: an honest order of magnitude with no tokenizer to consult. */
+  private usage(request: ChatRequest, reply: string): TokenUsage {
+    const promptTokens =
+      wordCount(request.persona.description) +
+      request.history.reduce((sum, turn) => sum + wordCount(turn.text), 0) +
+      wordCount(request.text);
+    const completionTokens = wordCount(reply);
+    return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+  }
+
+  private async pause(signal: AbortSignal | undefined): Promise<void> {
+    throwIfAborted(signal);
+    if (this.streamDelayMs === 0) return;
+    try {
+      // Passing the signal makes an abort end the wait at once instead of after the delay.
+      await sleep(this.streamDelayMs, undefined, { signal });
+    } catch (error) {
+      throwIfAborted(signal);
+      throw error;
+    }
+  }
+}
