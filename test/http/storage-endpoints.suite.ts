@@ -1,0 +1,372 @@
+import { expect } from 'chai';
+import { uid } from '../support/ids.js';
+import type { TestService } from '../support/service.js';
+
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** The chat-storage endpoints, written once and run against every store. */
+export function storageEndpointSuite(start: () => Promise<TestService>): void {
+  let service: TestService;
+  before(async () => {
+    service = await start();
+  });
+  after(() => service.stop());
+
+  const save = (body: Record<string, unknown>) => service.post('/api/chat/saveMessage', body);
+  const load = (body: Record<string, unknown>) => service.post('/api/chat/loadMessages', body);
+  const texts = (res: { json: { messages: { text: string }[] } }) => res.json.messages.map((m) => m.text);
+  const aConversation = () => ({ user_id: uid('user'), conversation_id: uid('conv') });
+
+  describe('POST /api/chat/saveMessage', () => {
+    it('creates the user and conversation and returns 201 with the message', async () => {
+      const ids = aConversation();
+      const res = await save({ ...ids, role: 'user', text: 'hello', metadata: { lang: 'en' } });
+      expect(res.status).to.equal(201);
+      expect(res.json.status).to.equal('ok');
+      const message = res.json.message;
+      expect(message).to.include({ ...ids, role: 'user', text: 'hello' });
+      expect(message.metadata).to.deep.equal({ lang: 'en' });
+      expect(message.created_at).to.match(ISO_MS);
+      expect(message.message_id).to.be.a('string');
+      expect(texts(await load(ids))).to.deep.equal(['hello']);
+    });
+
+    it('keeps a client message_id and created_at, normalised to UTC with milliseconds', async () => {
+      const ids = aConversation();
+      const messageId = uid('msg');
+      const res = await save({ ...ids, message_id: messageId, role: 'system', text: 'be nice', created_at: '2026-11-22T11:15:30+01:00' });
+      expect(res.json.message).to.include({ message_id: messageId, created_at: '2026-11-22T10:15:30.000Z', role: 'system' });
+    });
+
+    it('the same message again gives 200 with the stored message and no duplicate', async () => {
+      const ids = aConversation();
+      const body = { ...ids, message_id: uid('msg'), role: 'user', text: 'once', metadata: { a: 1 } };
+      const first = await save(body);
+      const again = await save(body);
+      expect(again.status).to.equal(200);
+      expect(again.json.message).to.deep.equal(first.json.message);
+      const withoutOptional = await save({ ...ids, message_id: body.message_id, role: 'user', text: 'once' });
+      expect(withoutOptional.status).to.equal(200);
+      expect(texts(await load(ids))).to.deep.equal(['once']);
+    });
+
+    for (const [field, change] of [
+      ['text', { text: 'other' }],
+      ['role', { role: 'assistant' }],
+      ['metadata', { metadata: { a: 2 } }],
+    ] as const) {
+      it(`the same message_id with a different ${field} gives 409`, async () => {
+        const ids = aConversation();
+        const body = { ...ids, message_id: uid('msg'), role: 'user', text: 'once', metadata: { a: 1 } };
+        await save(body);
+        const res = await save({ ...body, ...change });
+        expect(res.status).to.equal(409);
+        expect(res.json.status).to.equal('error');
+        expect(res.json.detail).to.include(field);
+      });
+    }
+
+    it('the same message_id in another conversation gives 409', async () => {
+      const ids = aConversation();
+      const messageId = uid('msg');
+      await save({ ...ids, message_id: messageId, role: 'user', text: 'x' });
+      const res = await save({ user_id: ids.user_id, conversation_id: uid('conv'), message_id: messageId, role: 'user', text: 'x' });
+      expect(res.status).to.equal(409);
+    });
+
+    it("gives 404 for another user's conversation", async () => {
+      const ids = aConversation();
+      await save({ ...ids, role: 'user', text: 'mine' });
+      const res = await save({ ...ids, user_id: uid('intruder'), role: 'user', text: 'theirs' });
+      expect(res.status).to.equal(404);
+      expect(texts(await load(ids))).to.deep.equal(['mine']);
+    });
+
+    for (const [name, change, detail] of [
+      ['an unknown role', { role: 'robot' }, 'role: must be one of user, assistant, system'],
+      ['a missing role', { role: undefined }, 'role: is required'],
+      ['empty text', { text: '' }, 'text: must be a non-empty string'],
+      ['a bad created_at', { created_at: 'yesterday' }, 'created_at: must be an ISO 8601 timestamp'],
+      ['created_at without a time zone', { created_at: '2026-11-22T10:00:00' }, 'created_at: must be an ISO 8601 timestamp'],
+      ['array metadata', { metadata: [1] }, 'metadata: must be a JSON object'],
+      ['huge metadata', { metadata: { blob: 'x'.repeat(20_000) } }, 'metadata: must be at most'],
+      ['a missing conversation_id', { conversation_id: undefined }, 'conversation_id: is required'],
+    ] as const) {
+      it(`400 for ${name}`, async () => {
+        const base: Record<string, unknown> = { ...aConversation(), role: 'user', text: 'x' };
+        const res = await save({ ...base, ...change });
+        expect(res.status).to.equal(400);
+        expect(res.json.detail).to.satisfy((d: string) => d.startsWith(detail), res.json.detail);
+      });
+    }
+  });
+
+  describe('POST /api/chat/loadMessages', () => {
+    const seeded = async (count: number) => {
+      const ids = aConversation();
+      for (let i = 0; i < count; i++) {
+        await save({ ...ids, role: i % 2 ? 'assistant' : 'user', text: `m${i}`, created_at: `2026-11-22T10:00:${String(i % 3).padStart(2, '0')}.000Z` });
+      }
+      return ids;
+    };
+    /** created_at order, ties in insertion order. */
+    const expected = (count: number) =>
+      Array.from({ length: count }, (_, i) => i).sort((a, b) => (a % 3) - (b % 3) || a - b).map((i) => `m${i}`);
+
+    it('returns the messages oldest first with the contract fields', async () => {
+      const ids = await seeded(5);
+      const res = await load(ids);
+      expect(res.status).to.equal(200);
+      expect(res.json).to.include({ status: 'ok', conversation_id: ids.conversation_id, next_cursor: null });
+      expect(texts(res)).to.deep.equal(expected(5));
+      expect(Object.keys(res.json.messages[0]).sort()).to.deep.equal(
+        ['conversation_id', 'created_at', 'message_id', 'metadata', 'role', 'text', 'user_id'].sort(),
+      );
+    });
+
+    for (const order of ['asc', 'desc'] as const) {
+      it(`pages through ${order} with cursors, never overlapping or skipping`, async () => {
+        const ids = await seeded(12);
+        const seen: string[] = [];
+        let cursor: string | null | undefined;
+        do {
+          const res = await load({ ...ids, limit: 5, order, ...(cursor ? { cursor } : {}) });
+          expect(res.status).to.equal(200);
+          seen.push(...texts(res));
+          cursor = res.json.next_cursor;
+        } while (cursor);
+        const all = expected(12);
+        expect(seen).to.deep.equal(order === 'asc' ? all : [...all].reverse());
+      });
+    }
+
+    it('an unknown conversation is an empty list', async () => {
+      const res = await load(aConversation());
+      expect(res.status).to.equal(200);
+      expect(res.json.messages).to.deep.equal([]);
+      expect(res.json.next_cursor).to.equal(null);
+    });
+
+    it("another user's conversation is 404", async () => {
+      const ids = await seeded(1);
+      expect((await load({ ...ids, user_id: uid('other') })).status).to.equal(404);
+    });
+
+    it('refuses unreadable cursors and cursors made for another conversation or order', async () => {
+      const ids = await seeded(3);
+      const { json } = await load({ ...ids, limit: 1 });
+      const other = await seeded(3);
+      for (const body of [
+        { ...ids, cursor: 'not-a-cursor' },
+        { ...ids, cursor: '' },
+        { ...ids, cursor: json.next_cursor, order: 'desc' },
+        { ...other, cursor: json.next_cursor },
+      ]) {
+        const res = await load(body);
+        expect(res.status, JSON.stringify(body)).to.equal(400);
+        expect(res.json.detail).to.match(/^cursor: /);
+      }
+    });
+
+    for (const [name, change, detail] of [
+      ['limit 0', { limit: 0 }, 'limit: must be an integer from 1 to 500'],
+      ['limit 501', { limit: 501 }, 'limit: must be an integer from 1 to 500'],
+      ['limit 2.5', { limit: 2.5 }, 'limit: must be an integer from 1 to 500'],
+      ['limit "10"', { limit: '10' }, 'limit: must be an integer from 1 to 500'],
+      ['order "up"', { order: 'up' }, 'order: must be "asc" or "desc"'],
+      ['a missing user_id', { user_id: undefined }, 'user_id: is required'],
+    ] as const) {
+      it(`400 for ${name}`, async () => {
+        const res = await load({ ...aConversation(), ...change });
+        expect(res.status).to.equal(400);
+        expect(res.json.detail).to.equal(detail);
+      });
+    }
+  });
+
+  describe('DELETE /api/chat/deleteMessages', () => {
+    const del = (body?: unknown, query = '') =>
+      service.call('DELETE', `/api/chat/deleteMessages${query}`, body === undefined ? {} : { body });
+    const threeMessages = async () => {
+      const ids = aConversation();
+      const saved = [];
+      for (const text of ['a', 'b', 'c']) saved.push((await save({ ...ids, role: 'user', text })).json.message.message_id);
+      return { ids, saved };
+    };
+
+    it('deletes exactly the listed messages and counts only real deletions', async () => {
+      const { ids, saved } = await threeMessages();
+      const res = await del({ ...ids, message_ids: [saved[0], saved[2], uid('unknown')] });
+      expect(res.status).to.equal(200);
+      expect(res.json).to.deep.equal({ status: 'ok', deleted: 2 });
+      expect(texts(await load(ids))).to.deep.equal(['b']);
+    });
+
+    it('deletes everything with all: true', async () => {
+      const { ids } = await threeMessages();
+      expect((await del({ ...ids, all: true })).json).to.deep.equal({ status: 'ok', deleted: 3 });
+      expect(texts(await load(ids))).to.deep.equal([]);
+    });
+
+    it('takes the fields as query parameters too, with the body winning', async () => {
+      const { ids, saved } = await threeMessages();
+      const query = `?user_id=${encodeURIComponent(ids.user_id)}&conversation_id=${encodeURIComponent(ids.conversation_id)}&message_ids=${saved[0]},${saved[1]}`;
+      expect((await del(undefined, query)).json).to.deep.equal({ status: 'ok', deleted: 2 });
+      const both = `?user_id=${encodeURIComponent(ids.user_id)}&conversation_id=${encodeURIComponent(ids.conversation_id)}&all=true`;
+      expect((await del({ message_ids: [saved[2]] }, both)).status).to.equal(400); // all (query) and ids (body)
+      expect((await del({ all: false, message_ids: [saved[2]] }, both)).json).to.deep.equal({ status: 'ok', deleted: 1 });
+    });
+
+    for (const [name, change] of [
+      ['neither ids nor all', {}],
+      ['both ids and all', { message_ids: ['x'], all: true }],
+      ['empty ids and all false', { message_ids: [], all: false }],
+    ] as const) {
+      it(`400 for ${name}, deleting nothing`, async () => {
+        const { ids } = await threeMessages();
+        const res = await del({ ...ids, ...change });
+        expect(res.status).to.equal(400);
+        expect(res.json.status).to.equal('error');
+        expect(texts(await load(ids))).to.have.length(3);
+      });
+    }
+
+    it('400 for more than 1000 ids', async () => {
+      const res = await del({ ...aConversation(), message_ids: Array.from({ length: 1001 }, (_, i) => `m${i}`) });
+      expect(res.status).to.equal(400);
+      expect(res.json.detail).to.equal('message_ids: must list at most 1000 ids');
+    });
+
+    it('an unknown conversation gives 200 with deleted: 0', async () => {
+      expect((await del({ ...aConversation(), all: true })).json).to.deep.equal({ status: 'ok', deleted: 0 });
+    });
+
+    it("another user's conversation is 404 and nothing is deleted", async () => {
+      const { ids } = await threeMessages();
+      expect((await del({ ...ids, user_id: uid('other'), all: true })).status).to.equal(404);
+      expect(texts(await load(ids))).to.have.length(3);
+    });
+  });
+
+  describe('POST /api/chat/saveSession', () => {
+    const saveSession = (body: Record<string, unknown>) => service.post('/api/chat/saveSession', body);
+
+    it('creates a session with its messages: 201, counts, and every field', async () => {
+      const ids = aConversation();
+      const res = await saveSession({
+        ...ids,
+        title: 'Planning',
+        started_at: '2026-11-22T10:00:00.000Z',
+        metadata: { device: 'web' },
+        messages: [
+          { role: 'user', text: 'one', message_id: uid('m') },
+          { role: 'assistant', text: 'two' },
+        ],
+      });
+      expect(res.status).to.equal(201);
+      expect(res.json.status).to.equal('ok');
+      expect(res.json.messages_saved).to.equal(2);
+      const session = res.json.session;
+      expect(session).to.include({ ...ids, title: 'Planning', started_at: '2026-11-22T10:00:00.000Z', ended_at: null, message_count: 2 });
+      expect(session.metadata).to.deep.equal({ device: 'web' });
+      expect(session.session_id).to.be.a('string');
+      expect(session.created_at).to.match(ISO_MS);
+      expect(session.updated_at).to.match(ISO_MS);
+      expect(texts(await load(ids))).to.deep.equal(['one', 'two']);
+    });
+
+    it('updates a session by id: 200, sent fields replaced, repeated messages not counted', async () => {
+      const ids = aConversation();
+      const messageId = uid('m');
+      const first = await saveSession({ ...ids, title: 'Draft', messages: [{ message_id: messageId, role: 'user', text: 'hi' }] });
+      const sessionId = first.json.session.session_id;
+      const res = await saveSession({
+        ...ids,
+        session_id: sessionId,
+        ended_at: '2026-11-22T12:00:00.000Z',
+        messages: [{ message_id: messageId, role: 'user', text: 'hi' }, { role: 'user', text: 'new' }],
+      });
+      expect(res.status).to.equal(200);
+      expect(res.json.messages_saved).to.equal(1);
+      expect(res.json.session).to.include({ session_id: sessionId, title: 'Draft', ended_at: '2026-11-22T12:00:00.000Z', message_count: 2 });
+    });
+
+    it('an unknown session_id creates a session with that id', async () => {
+      const sessionId = uid('session');
+      const res = await saveSession({ ...aConversation(), session_id: sessionId });
+      expect(res.status).to.equal(201);
+      expect(res.json.session.session_id).to.equal(sessionId);
+      expect(res.json.messages_saved).to.equal(0);
+    });
+
+    it('a session_id of another conversation gives 409', async () => {
+      const ids = aConversation();
+      const sessionId = uid('session');
+      await saveSession({ ...ids, session_id: sessionId });
+      const res = await saveSession({ ...ids, conversation_id: uid('conv'), session_id: sessionId });
+      expect(res.status).to.equal(409);
+    });
+
+    it('stores nothing when one message is invalid', async () => {
+      const ids = aConversation();
+      const res = await saveSession({ ...ids, messages: [{ role: 'user', text: 'fine' }, { role: 'user', text: '' }] });
+      expect(res.status).to.equal(400);
+      expect(res.json.detail).to.equal('messages.1.text: must be a non-empty string');
+      expect(texts(await load(ids))).to.deep.equal([]);
+    });
+
+    it('stores nothing when one message conflicts with a stored one', async () => {
+      const ids = aConversation();
+      const messageId = uid('m');
+      await save({ ...ids, message_id: messageId, role: 'user', text: 'stored' });
+      const res = await saveSession({ ...ids, messages: [{ role: 'user', text: 'fresh' }, { message_id: messageId, role: 'user', text: 'changed' }] });
+      expect(res.status).to.equal(409);
+      expect(texts(await load(ids))).to.deep.equal(['stored']);
+    });
+
+    it('400 when ended_at is before started_at', async () => {
+      const res = await saveSession({ ...aConversation(), started_at: '2026-11-22T12:00:00Z', ended_at: '2026-11-22T11:00:00Z' });
+      expect(res.status).to.equal(400);
+      expect(res.json.detail).to.equal('ended_at: must not be before started_at');
+    });
+
+    it('400 for more than 1000 messages', async () => {
+      const messages = Array.from({ length: 1001 }, () => ({ role: 'user', text: 'x' }));
+      const res = await saveSession({ ...aConversation(), messages });
+      expect(res.status).to.equal(400);
+      expect(res.json.detail).to.equal('messages: must hold at most 1000 messages');
+    });
+
+    it("another user's conversation is 404", async () => {
+      const ids = aConversation();
+      await saveSession(ids);
+      expect((await saveSession({ ...ids, user_id: uid('other') })).status).to.equal(404);
+    });
+  });
+
+  describe('GET /api/chat/conversations', () => {
+    it("lists the user's conversations, most recently active first, in pages", async () => {
+      const userId = uid('user');
+      const conversations = [uid('c'), uid('c'), uid('c')];
+      for (const conversationId of conversations) {
+        await save({ user_id: userId, conversation_id: conversationId, role: 'user', text: `about ${conversationId}` });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const first = await service.call('GET', `/api/chat/conversations?user_id=${userId}&limit=2`);
+      expect(first.status).to.equal(200);
+      expect(first.json.conversations.map((c: { conversation_id: string }) => c.conversation_id)).to.deep.equal([conversations[2], conversations[1]]);
+      const item = first.json.conversations[0];
+      expect(item).to.include({ title: `about ${conversations[2]}`, message_count: 1 });
+      expect(item.created_at).to.match(ISO_MS);
+      expect(item.last_message_at).to.match(ISO_MS);
+      const second = await service.call('GET', `/api/chat/conversations?user_id=${userId}&limit=2&cursor=${first.json.next_cursor}`);
+      expect(second.json.conversations.map((c: { conversation_id: string }) => c.conversation_id)).to.deep.equal([conversations[0]]);
+      expect(second.json.next_cursor).to.equal(null);
+    });
+
+    it('400 without user_id or with a bad cursor', async () => {
+      expect((await service.call('GET', '/api/chat/conversations')).json.detail).to.equal('user_id: is required');
+      expect((await service.call('GET', '/api/chat/conversations?user_id=u&cursor=zzz')).status).to.equal(400);
+    });
+  });
+}

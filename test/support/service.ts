@@ -1,0 +1,51 @@
+import { loadConfig } from '../../src/bootstrap/config.js';
+import { startService, type RunningService } from '../../src/bootstrap/server.js';
+import type { AdapterOverrides } from '../../src/bootstrap/tokens.js';
+
+export interface TestService extends RunningService {
+  /** fetch() against the service; a JSON `body` is sent as application/json. */
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  post(path: string, body: unknown): Promise<CallResult>;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Sent as-is instead of JSON. */
+  raw?: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+  text: string;
+}
+
+/** The whole service, from a container with test config, listening on port 0. */
+export async function startTestService(
+  environment: Record<string, string> = {},
+  overrides: AdapterOverrides = {},
+): Promise<TestService> {
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', OFFLINE_STREAM_DELAY_MS: '0', ...environment });
+  const service = await startService(config, overrides);
+  const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | Uint8Array | undefined = options.raw;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(service.url + path, { method, headers, body });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, json, text };
+  };
+  return { ...service, call, post: (path, body) => call('POST', path, { body }) };
+}
