@@ -12,6 +12,7 @@ export function errorHandler(logger: Logger): Middleware {
     try {
       await next();
       if (ctx.body == null && ctx.status >= 400) {
+        const status = ctx.status;
         const detail =
           ctx.status === 404
             ? `no endpoint at ${ctx.path}`
@@ -19,6 +20,7 @@ export function errorHandler(logger: Logger): Middleware {
               ? `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`
               : `method ${ctx.method} not implemented`;
         ctx.body = errorBody(detail);
+        ctx.status = status; // Koa turns an unset 404 into 200 when a body is assigned
       }
     } catch (error) {
       const mapped = mapError(error);

@@ -19,8 +19,9 @@ export function jsonBody(limitBytes: number): Middleware {
   return async (ctx, next) => {
     const declaredLength = Number(ctx.get('Content-Length') || 0);
     if (declaredLength > limitBytes) throw tooLarge(limitBytes);
-    // ctx.is() is null when the request has no body, false when the body is of another type.
-    if (ctx.is(JSON_TYPES) === false) throw new HttpProblem(415, 'Content-Type must be application/json');
+    const hasBody = declaredLength > 0 || ctx.get('Transfer-Encoding') !== '';
+    // ctx.is() is false when the body is of another type, or has none at all.
+    if (hasBody && ctx.is(JSON_TYPES) === false) throw new HttpProblem(415, 'Content-Type must be application/json');
     try {
       await parse(ctx, async () => {});
     } catch (error) {

@@ -1,0 +1,110 @@
+import { expect } from 'chai';
+import type { UnitOfWork } from '../../src/application/ports/unit-of-work.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+const expectError = (res: { status: number; json: { status?: string; detail?: string } }, status: number) => {
+  expect(res.status).to.equal(status);
+  expect(res.json.status).to.equal('error');
+  expect(res.json.detail).to.be.a('string').and.not.equal('');
+};
+
+describe('the HTTP edge', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({ BODY_LIMIT_BYTES: '2048' });
+  });
+  after(() => service.stop());
+
+  it('404 JSON for an unknown path', async () => {
+    const res = await service.call('GET', '/nope');
+    expectError(res, 404);
+    expect(res.headers.get('content-type')).to.match(/^application\/json/);
+  });
+
+  it('405 JSON with Allow for a known path and a wrong method', async () => {
+    const res = await service.call('GET', '/api/chat/saveMessage');
+    expectError(res, 405);
+    expect(res.headers.get('allow')).to.equal('POST');
+    const del = await service.call('PUT', '/v1/health');
+    expectError(del, 405);
+    expect(del.headers.get('allow')).to.include('GET');
+  });
+
+  it('400 for malformed JSON', async () => {
+    const res = await service.call('POST', '/v1/chat', { raw: '{"text": "hi",', headers: { 'content-type': 'application/json' } });
+    expectError(res, 400);
+    expect(res.json.detail).to.equal('body: malformed JSON');
+  });
+
+  it('413 for a body over the limit, declared or streamed', async () => {
+    const big = JSON.stringify({ text: 'x'.repeat(4096), user_id: 'u' });
+    const res = await service.call('POST', '/v1/chat', { raw: big, headers: { 'content-type': 'application/json' } });
+    expectError(res, 413);
+    expect(res.json.detail).to.equal('body: larger than the limit of 2048 bytes');
+    const chunked = await fetch(`${service.url}/v1/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new Blob([big]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).to.equal(413);
+    expect((await chunked.json()).status).to.equal('error');
+  });
+
+  it('415 for a body that is not JSON, or has no content type', async () => {
+    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}] as Record<string, string>[]) {
+      const res = await service.call('POST', '/v1/chat', { raw: '{"text":"hi","user_id":"u"}', headers });
+      expectError(res, 415);
+    }
+  });
+
+  it('accepts application/json with a charset and application/*+json', async () => {
+    for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json']) {
+      const res = await service.call('POST', '/v1/chat', { raw: '{"text":"hi","user_id":"u"}', headers: { 'content-type': type } });
+      expect(res.status, type).to.equal(200);
+    }
+  });
+
+  it('a request without a body is never 415, but names the missing fields', async () => {
+    const res = await service.call('POST', '/v1/chat');
+    expectError(res, 400);
+    expect(res.json.detail).to.equal('text: is required');
+  });
+
+  it('echoes a good X-Request-Id and replaces a bad one', async () => {
+    const mine = await service.call('GET', '/v1/health', { headers: { 'x-request-id': 'abc-123' } });
+    expect(mine.headers.get('x-request-id')).to.equal('abc-123');
+    const tooLong = await service.call('GET', '/v1/health', { headers: { 'x-request-id': 'a'.repeat(129) } });
+    expect(tooLong.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+    const control = await service.call('GET', '/v1/health', { headers: { 'x-request-id': 'tab\there' } });
+    expect(control.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+    const errored = await service.call('GET', '/nope');
+    expect(errored.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sends security headers on every response', async () => {
+    for (const res of [await service.call('GET', '/v1/health'), await service.call('GET', '/nope')]) {
+      expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
+      expect(res.headers.get('x-frame-options')).to.equal('DENY');
+    }
+  });
+});
+
+describe('unexpected faults', () => {
+  it('500 with a generic detail and no stack trace', async () => {
+    const broken: UnitOfWork = {
+      run: async () => {
+        throw new Error('secret internal detail at /srv/app.ts:12');
+      },
+    };
+    const service = await startTestService({}, { unitOfWork: broken });
+    try {
+      const res = await service.post('/api/chat/loadMessages', { user_id: 'u', conversation_id: 'c' });
+      expect(res.status).to.equal(500);
+      expect(res.json).to.deep.equal({ detail: 'internal server error', status: 'error' });
+      expect(res.text).to.not.include('secret');
+    } finally {
+      await service.stop();
+    }
+  });
+});
