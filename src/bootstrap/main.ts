@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { PersonaFileInvalidError } from '../adapters/persona/json-file-persona-source.js';
 import { ConfigInvalidError, loadConfig } from './config.js';
 import { startService } from './server.js';
 
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // Start-up problems (bad settings, an invalid persona file) are one clear line, not a stack.
-  const expected = error instanceof ConfigInvalidError || (error instanceof Error && error.name === 'PersonaFileInvalidError');
+  const expected = error instanceof ConfigInvalidError || error instanceof PersonaFileInvalidError;
   process.stderr.write(`${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
   process.exit(1);
 });

@@ -17,6 +17,9 @@ export interface RunningService {
 export async function startService(config: Config, overrides: AdapterOverrides = {}): Promise<RunningService> {
   const container = buildContainer(config, overrides);
   const logger = container.get<Logger>(TOKENS.Logger);
+  // Adapters that validate their settings (the persona file, say) fail here, before listening.
+  container.get(TOKENS.PersonaSource);
+  container.get(TOKENS.ChatModel);
   const app = createApp({
     useCases: useCasesFrom(container),
     ids: container.get(TOKENS.IdGenerator),
@@ -34,9 +37,12 @@ export async function startService(config: Config, overrides: AdapterOverrides =
   const stop = () =>
     (stopping ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections are closed as soon as their last request is answered.
       server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await closed;
+      clearInterval(sweep);
       clearTimeout(deadline);
       await container.unbindAll();
     })());

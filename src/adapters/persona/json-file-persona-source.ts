@@ -6,7 +6,8 @@ import type { Persona } from '../../domain/persona.js';
 
 export const DEFAULT_PERSONA_FILE = fileURLToPath(new URL('./default-persona.json', import.meta.url));
 
-const score = z.number().min(0).max(1);
+const SCORE = 'must be a number from 0 to 1';
+const score = z.number({ error: SCORE }).min(0, SCORE).max(1, SCORE);
 const personaFileSchema = z.object({
   name: z.string().trim().min(1).max(100),
   description: z.string().trim().min(1).max(2000),
@@ -23,6 +24,7 @@ const personaFileSchema = z.object({
 });
 
 export class PersonaFileInvalidError extends Error {
+  override readonly name = 'PersonaFileInvalidError';
   constructor(path: string, reason: string) {
     super(`persona file ${path} is invalid: ${reason}`);
   }

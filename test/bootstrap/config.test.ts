@@ -1,0 +1,33 @@
+import { expect } from 'chai';
+import { ConfigInvalidError, loadConfig } from '../../src/bootstrap/config.js';
+
+describe('configuration', () => {
+  it('defaults: port 8080, 1 MiB bodies, 32,000-character texts', () => {
+    const config = loadConfig({});
+    expect(config).to.include({ port: 8080, host: '0.0.0.0', bodyLimitBytes: 1024 * 1024, logLevel: 'info' });
+    expect(config.chat.maxTextLength).to.equal(32_000);
+    expect(config.personaFile).to.equal(undefined);
+  });
+
+  it('reads numbers and strings from the environment', () => {
+    const config = loadConfig({ PORT: '9000', HOST: '127.0.0.1', HISTORY_MESSAGES: '4', PERSONA_FILE: '/tmp/p.json' });
+    expect(config).to.include({ port: 9000, host: '127.0.0.1', personaFile: '/tmp/p.json' });
+    expect(config.chat.historyMessages).to.equal(4);
+  });
+
+  for (const [name, value] of [
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '80.5'],
+    ['LOG_LEVEL', 'loud'],
+    ['BODY_LIMIT_BYTES', '-1'],
+  ]) {
+    it(`refuses ${name}=${value} with one line naming the setting`, () => {
+      expect(() => loadConfig({ [name!]: value })).to.throw(ConfigInvalidError, new RegExp(`^invalid configuration: ${name} .*\\(got "${value}"\\)$`));
+    });
+  }
+
+  it('never echoes values of settings that may hold secrets', () => {
+    expect(() => loadConfig({ PORT: '1', HISTORY_CHARS: 'x' })).to.throw(/HISTORY_CHARS/);
+  });
+});

@@ -1,0 +1,98 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const MAIN = new URL('../../src/bootstrap/main.ts', import.meta.url).pathname;
+
+/** The real entry point, as `npm start` runs it, in a child process. */
+function launch(environment: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...environment },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = once(child, 'exit').then(([code]) => code as number);
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+async function listeningUrl(run: ReturnType<typeof launch>): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const match = /"url":"(http:[^"]+)"/.exec(run.output().stdout);
+    if (match) return match[1]!;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`service did not start: ${JSON.stringify(run.output())}`);
+}
+
+describe('the service process', function () {
+  this.timeout(30_000);
+
+  it('a bad PORT stops start-up with one clear line and exit code 1', async () => {
+    const run = launch({ PORT: 'eighty' });
+    expect(await run.exited).to.equal(1);
+    expect(run.output().stderr.trim()).to.equal('invalid configuration: PORT must be an integer from 0 to 65535 (got "eighty")');
+  });
+
+  it('an invalid PERSONA_FILE stops start-up with one clear line and exit code 1', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'persona-')), 'persona.json');
+    writeFileSync(file, JSON.stringify({ name: 'X', description: 'd', traits: { openness: 2 }, descriptors: [], speaking_style: 's' }));
+    const run = launch({ PORT: '0', PERSONA_FILE: file });
+    expect(await run.exited).to.equal(1);
+    const lines = run.output().stderr.trim().split('\n');
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.include(`persona file ${file} is invalid: traits.openness`);
+  });
+
+  it('a PERSONA_FILE replaces the default persona', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'persona-')), 'persona.json');
+    const persona = {
+      name: 'Orion',
+      description: 'A terse ship computer.',
+      traits: { openness: 0.1, conscientiousness: 1, extraversion: 0, agreeableness: 0.5, neuroticism: 0 },
+      descriptors: ['terse'],
+      speaking_style: 'Clipped.',
+    };
+    writeFileSync(file, JSON.stringify(persona));
+    const run = launch({ PORT: '0', PERSONA_FILE: file });
+    try {
+      const url = await listeningUrl(run);
+      const traits = await (await fetch(`${url}/api/ai/traits`)).json();
+      expect(traits).to.deep.equal({ status: 'ok', ...persona });
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+    }
+  });
+
+  it('SIGTERM lets an in-flight request finish, refuses new connections, and exits 0', async () => {
+    const run = launch({ PORT: '0' });
+    const url = await listeningUrl(run);
+    // A request whose body arrives slowly is in flight when the signal comes.
+    const { request } = await import('node:http');
+    const inFlight = new Promise<number>((resolve, reject) => {
+      const req = request(`${url}/v1/chat`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.write('{"text":"still there?",');
+      setTimeout(() => req.end('"user_id":"u"}'), 500);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    run.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const refused = await fetch(`${url}/v1/health`).then(
+      () => false,
+      () => true,
+    );
+    expect(await inFlight).to.equal(200);
+    expect(refused).to.equal(true);
+    expect(await run.exited).to.equal(0);
+  });
+});
