@@ -48,7 +48,7 @@ describe('the HTTP edge', () => {
       duplex: 'half',
     } as RequestInit);
     expect(chunked.status).to.equal(413);
-    expect((await chunked.json()).status).to.equal('error');
+    expect(((await chunked.json()) as { status: string }).status).to.equal('error');
   });
 
   it('415 for a body that is not JSON, or has no content type', async () => {

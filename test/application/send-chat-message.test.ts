@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import type { ChatModel, ChatReply, ChatRequest } from '../../src/application/ports/chat-model.js';
+import { ChatTurns } from '../../src/application/services/chat-turns.js';
+import { SaveMessage } from '../../src/application/use-cases/save-message.js';
+import { SendChatMessage } from '../../src/application/use-cases/send-chat-message.js';
+import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
+import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
+import { ChatModelFailedError } from '../../src/domain/errors.js';
+
+class FixedClock {
+  constructor(public time = new Date('2026-11-22T10:00:00.000Z')) {}
+  now() {
+    return new Date(this.time);
+  }
+}
+
+class CountingIds {
+  private n = 0;
+  newId() {
+    return `id-${String(++this.n).padStart(4, '0')}`;
+  }
+}
+
+class RecordingModel implements ChatModel {
+  requests: ChatRequest[] = [];
+  constructor(private readonly answer: (request: ChatRequest) => Partial<ChatReply> = () => ({})) {}
+  async complete(request: ChatRequest): Promise<ChatReply> {
+    this.requests.push(request);
+    return { text: 'ok', finishReason: 'stop', model: 'recording', usage: null, ...this.answer(request) };
+  }
+  async *stream(): AsyncIterable<never> {}
+}
+
+function setUp(settings = { maxTextLength: 1000, historyMessages: 3, historyChars: 1000 }, model = new RecordingModel()) {
+  const unitOfWork = new InMemoryUnitOfWork();
+  const clock = new FixedClock();
+  const ids = new CountingIds();
+  const turns = new ChatTurns(unitOfWork, new JsonFilePersonaSource(), clock, ids, settings);
+  return { unitOfWork, clock, model, send: new SendChatMessage(turns, model), save: new SaveMessage(unitOfWork, clock, ids) };
+}
+
+describe('SendChatMessage', () => {
+  it('shows the model the newest turns within the message budget, oldest first', async () => {
+    const { send, save, model } = setUp();
+    for (const text of ['one', 'two', 'three', 'four']) {
+      await save.execute({ userId: 'u', conversationId: 'c', role: 'user', text });
+    }
+    await send.execute({ userId: 'u', conversationId: 'c', text: 'now' });
+    expect(model.requests[0]!.history.map((t) => t.text)).to.deep.equal(['two', 'three', 'four']);
+    expect(model.requests[0]!.text).to.equal('now');
+  });
+
+  it('drops the oldest turns first to stay within the character budget', async () => {
+    const { send, save, model } = setUp({ maxTextLength: 1000, historyMessages: 10, historyChars: 10 });
+    for (const text of ['aaaaaaaa', 'bbbb', 'cccc']) await save.execute({ userId: 'u', conversationId: 'c', role: 'user', text });
+    await send.execute({ userId: 'u', conversationId: 'c', text: 'now' });
+    expect(model.requests[0]!.history.map((t) => t.text)).to.deep.equal(['bbbb', 'cccc']);
+  });
+
+  it('stores the reply after the user message even if the clock steps back', async () => {
+    const { clock, unitOfWork } = setUp();
+    const model = new RecordingModel(() => {
+      clock.time = new Date('2026-11-22T09:00:00.000Z');
+      return {};
+    });
+    const turns = new ChatTurns(unitOfWork, new JsonFilePersonaSource(), clock, new CountingIds(), { maxTextLength: 10, historyMessages: 0, historyChars: 0 });
+    const exchange = await new SendChatMessage(turns, model).execute({ userId: 'u', text: 'hi' });
+    expect(exchange.createdAt.toISOString()).to.equal('2026-11-22T10:00:00.000Z');
+  });
+
+  it('an empty reply from the model is a model failure, and the user message stays stored', async () => {
+    const { send, unitOfWork } = setUp(undefined, new RecordingModel(() => ({ text: '  ' })));
+    let failure: unknown;
+    await send.execute({ userId: 'u', conversationId: 'c', text: 'hello?' }).catch((error) => (failure = error));
+    expect(failure).to.be.instanceOf(ChatModelFailedError);
+    expect(await unitOfWork.run((r) => r.messages.count('c'))).to.equal(1);
+  });
+});

@@ -1,0 +1,93 @@
+import { expect } from 'chai';
+import { Conversation } from '../../src/domain/conversation.js';
+import { ConversationNotFoundError, FieldInvalidError } from '../../src/domain/errors.js';
+import { assertClientId } from '../../src/domain/ids.js';
+import { Message } from '../../src/domain/message.js';
+import { assertMetadata } from '../../src/domain/metadata.js';
+import { Session } from '../../src/domain/session.js';
+import { codePointLength, truncateCodePoints } from '../../src/domain/text.js';
+import { aConversation, aMessage, aSession, at } from '../support/builders.js';
+
+describe('domain', () => {
+  describe('client ids', () => {
+    it('accept 1..128 code points', () => {
+      expect(assertClientId('a', 'user_id')).to.equal('a');
+      expect(assertClientId('😀'.repeat(128), 'user_id')).to.have.length(256);
+    });
+    for (const [name, value] of [
+      ['empty', ''],
+      ['129 code points', 'x'.repeat(129)],
+      ['a newline', 'a\nb'],
+      ['a C1 control', 'a\u0085b'],
+      ['DEL', 'a\u007fb'],
+      ['a number', 12],
+      ['null', null],
+    ] as const) {
+      it(`refuse ${name}, naming the field`, () => {
+        expect(() => assertClientId(value, 'session_id')).to.throw(FieldInvalidError, /^session_id: must be/);
+      });
+    }
+  });
+
+  it('counts and cuts text in code points', () => {
+    expect(codePointLength('a😀b')).to.equal(3);
+    expect(truncateCodePoints('😀😀😀', 2)).to.equal('😀😀');
+  });
+
+  describe('metadata', () => {
+    it('must be a bounded JSON object', () => {
+      expect(assertMetadata({ a: [1, { b: null }] })).to.deep.equal({ a: [1, { b: null }] });
+      expect(() => assertMetadata([])).to.throw(/must be a JSON object/);
+      expect(() => assertMetadata(null)).to.throw(/must be a JSON object/);
+      expect(() => assertMetadata({ big: 'x'.repeat(17_000) })).to.throw(/at most 16384 bytes/);
+      let deep: Record<string, unknown> = {};
+      for (let i = 0; i < 40; i++) deep = { deep };
+      expect(() => assertMetadata(deep)).to.throw(/nested deeper/);
+    });
+  });
+
+  describe('Conversation', () => {
+    it('belongs to its first user; others are told it does not exist', () => {
+      const conversation = Conversation.create({ conversationId: 'c', userId: 'alice', createdAt: new Date() });
+      expect(conversation.assertOwnedBy('alice')).to.equal(conversation);
+      expect(() => conversation.assertOwnedBy('bob')).to.throw(ConversationNotFoundError);
+    });
+  });
+
+  describe('Message', () => {
+    it('refuses an unknown role, blank text and a bad timestamp', () => {
+      const conversation = aConversation();
+      expect(() => aMessage(conversation, { role: 'robot' as never })).to.throw(/^role: must be one of/);
+      expect(() => aMessage(conversation, { text: '   ' })).to.throw(/^text: must be a non-empty string/);
+      expect(() => aMessage(conversation, { createdAt: new Date('nope') })).to.throw(/^created_at/);
+    });
+
+    it('restores exactly what it was given', () => {
+      const message = aMessage(aConversation(), { metadata: { a: 1 } });
+      expect(Message.restore(message.toProps()).toProps()).to.deep.equal(message.toProps());
+    });
+  });
+
+  describe('Session', () => {
+    it('updates only the fields sent, and moves updated_at', () => {
+      const session = aSession(aConversation(), { title: 'Old', metadata: { k: 1 } });
+      const later = at('2026-12-01T00:00:00.000Z');
+      const updated = session.update({ title: undefined, endedAt: at('2026-11-22T11:00:00.000Z') }, later);
+      expect(updated.title).to.equal('Old');
+      expect(updated.metadata).to.deep.equal({ k: 1 });
+      expect(updated.endedAt?.toISOString()).to.equal('2026-11-22T11:00:00.000Z');
+      expect(updated.updatedAt).to.equal(later);
+      expect(session.updatedAt).to.not.equal(later);
+      expect(session.update({ title: null }, later).title).to.equal(null);
+    });
+
+    it('refuses an end before its start', () => {
+      expect(() => aSession(aConversation(), { startedAt: at('2026-11-22T12:00:00Z'), endedAt: at('2026-11-22T11:00:00Z') })).to.throw(
+        /^ended_at: must not be before started_at/,
+      );
+      const open = aSession(aConversation(), { startedAt: at('2026-11-22T12:00:00Z') });
+      expect(() => open.update({ endedAt: at('2026-11-22T11:00:00Z') }, new Date())).to.throw(FieldInvalidError);
+      expect(Session.restore(open.toProps()).toProps()).to.deep.equal(open.toProps());
+    });
+  });
+});
