@@ -27,6 +27,13 @@ const environmentSchema = z.object({
   OFFLINE_STREAM_DELAY_MS: integer(0, 10_000, 15),
   READINESS_TIMEOUT_MS: integer(100, 60_000, 2000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 10_000),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_POOL_MAX: integer(1, 1000, 10),
+  DATABASE_TIMEOUT_MS: integer(100, 120_000, 3000),
 });
 
 export interface Config {
@@ -39,6 +46,8 @@ export interface Config {
   offlineStreamDelayMs: number;
   readinessTimeoutMs: number;
   shutdownTimeoutMs: number;
+  /** PostgreSQL, when DATABASE_URL is set; else the in-memory store. */
+  database: { url: string; poolMax: number; timeoutMs: number } | null;
 }
 
 export class ConfigInvalidError extends Error {}
@@ -67,5 +76,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     offlineStreamDelayMs: env.OFFLINE_STREAM_DELAY_MS,
     readinessTimeoutMs: env.READINESS_TIMEOUT_MS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    database: env.DATABASE_URL
+      ? { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeoutMs: env.DATABASE_TIMEOUT_MS }
+      : null,
   };
 }

@@ -16,8 +16,9 @@ import { SendChatMessage } from '../application/use-cases/send-chat-message.js';
 import { DisabledGraphStatusProbe } from '../adapters/graph/disabled-graph-status-probe.js';
 import type { UseCases } from '../adapters/http/use-cases.js';
 import { OfflineChatModel } from '../adapters/llm/offline/offline-chat-model.js';
-import { InMemoryStoreCheck } from '../adapters/persistence/memory/in-memory-store-check.js';
 import { InMemoryUnitOfWork } from '../adapters/persistence/memory/in-memory-unit-of-work.js';
+import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
+import { databaseCheck, openMigratedDatabase } from './database.js';
 import { JsonFilePersonaSource } from '../adapters/persona/json-file-persona-source.js';
 import { SystemClock } from '../adapters/system/system-clock.js';
 import { UuidV7IdGenerator } from '../adapters/system/uuid-v7-id-generator.js';
@@ -43,12 +44,19 @@ export function buildContainer(config: Config, overrides: AdapterOverrides = {})
   single(TOKENS.Logger, () => overrides.logger ?? pino({ level: config.logLevel }));
   single(TOKENS.Clock, () => overrides.clock ?? new SystemClock());
   single(TOKENS.IdGenerator, () => overrides.ids ?? new UuidV7IdGenerator());
-  single(TOKENS.UnitOfWork, () => overrides.unitOfWork ?? new InMemoryUnitOfWork());
+  c.bind(TOKENS.Database)
+    .toDynamicValue(async () => (config.database ? openMigratedDatabase(config.database, c.get(TOKENS.Logger)) : null))
+    .inSingletonScope()
+    .onDeactivation(async (orm) => orm?.close(true));
+  single(TOKENS.UnitOfWork, () => {
+    const orm = c.get(TOKENS.Database);
+    return overrides.unitOfWork ?? (orm ? new MikroOrmUnitOfWork(orm) : new InMemoryUnitOfWork());
+  });
   single(TOKENS.PersonaSource, () => overrides.personaSource ?? new JsonFilePersonaSource(config.personaFile));
   single(TOKENS.ChatModel, () => overrides.chatModel ?? new OfflineChatModel({ streamDelayMs: config.offlineStreamDelayMs }));
   single(TOKENS.GraphStatusProbe, () => overrides.graphStatusProbe ?? new DisabledGraphStatusProbe());
   single(TOKENS.DependencyChecks, () =>
-    overrides.dependencyChecks ?? [new InMemoryStoreCheck(), new GraphDatabaseCheck(c.get(TOKENS.GraphStatusProbe), false)],
+    overrides.dependencyChecks ?? [databaseCheck(c.get(TOKENS.Database)), new GraphDatabaseCheck(c.get(TOKENS.GraphStatusProbe), false)],
   );
 
   const get = <T>(id: ServiceIdentifier<T>): T => c.get(id);

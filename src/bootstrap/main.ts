@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { PersonaFileInvalidError } from '../adapters/persona/json-file-persona-source.js';
 import { ConfigInvalidError, loadConfig } from './config.js';
+import { DatabaseStartError } from './database.js';
 import { startService } from './server.js';
 
 /** `npm start`: serve until SIGTERM or SIGINT, then shut down gracefully and exit 0. */
@@ -8,7 +9,8 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = pino({ level: config.logLevel });
   const service = await startService(config, { logger });
-  logger.info({ url: service.url, store: 'in-memory', chatModel: 'offline' }, `listening on ${config.host}:${config.port}`);
+  if (!config.database) logger.info({ store: 'in-memory' }, 'store: in memory (data is lost on restart; set DATABASE_URL for PostgreSQL)');
+  logger.info({ url: service.url }, `listening on ${config.host}:${config.port}`);
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // Start-up problems (bad settings, an invalid persona file) are one clear line, not a stack.
-  const expected = error instanceof ConfigInvalidError || error instanceof PersonaFileInvalidError;
+  const expected = [ConfigInvalidError, PersonaFileInvalidError, DatabaseStartError].some((type) => error instanceof type);
   process.stderr.write(`${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
   process.exit(1);
 });

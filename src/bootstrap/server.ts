@@ -17,6 +17,7 @@ export interface RunningService {
 export async function startService(config: Config, overrides: AdapterOverrides = {}): Promise<RunningService> {
   const container = buildContainer(config, overrides);
   const logger = container.get<Logger>(TOKENS.Logger);
+  await container.getAsync(TOKENS.Database); // connects and migrates, when configured
   // Adapters that validate their settings (the persona file, say) fail here, before listening.
   container.get(TOKENS.PersonaSource);
   container.get(TOKENS.ChatModel);
@@ -44,7 +45,7 @@ export async function startService(config: Config, overrides: AdapterOverrides =
       await closed;
       clearInterval(sweep);
       clearTimeout(deadline);
-      await container.unbindAll();
+      await container.unbindAllAsync();
     })());
   return { url, server, stop };
 }

@@ -7,6 +7,7 @@ import type { IdGenerator } from '../application/ports/id-generator.js';
 import type { PersonaSource } from '../application/ports/persona-source.js';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { ChatSettings } from '../application/settings.js';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 
@@ -24,6 +25,8 @@ export const TOKENS = {
   PersonaSource: token<PersonaSource>('PersonaSource'),
   GraphStatusProbe: token<GraphStatusProbe>('GraphStatusProbe'),
   DependencyChecks: token<DependencyCheck[]>('DependencyChecks'),
+  /** The MikroORM instance when DATABASE_URL is set, else null; resolved once, asynchronously, at start. */
+  Database: token<MikroORM | null>('Database'),
 } as const;
 
 /** Adapters a caller (a test, say) may supply instead of the configured ones. */

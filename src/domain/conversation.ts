@@ -1,6 +1,9 @@
 import { ConversationNotFoundError } from './errors.js';
 import { assertClientId } from './ids.js';
 
+/** Without a session title, a conversation is titled by the start of its first message. */
+export const TITLE_FROM_MESSAGE_LENGTH = 80;
+
 /** A conversation belongs to the user who first wrote to it. */
 export class Conversation {
   private constructor(

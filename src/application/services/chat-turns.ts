@@ -23,6 +23,8 @@ export interface BegunTurn {
   userMessage: Message;
   /** The reply stored earlier for this user message (an idempotent replay), if any. */
   storedReply: Message | null;
+  /** The id the reply gets when stored, known up front so a stream can announce it. */
+  replyId: string;
   request: ChatRequest;
 }
 
@@ -51,7 +53,8 @@ export class ChatTurns {
       const storedReply = input.messageId ? await repositories.messages.findReplyTo(userMessage.messageId) : null;
       const history = storedReply ? [] : await this.historyBefore(repositories, userMessage);
       const request = { persona: this.personaSource.persona(), history, text: userMessage.text };
-      return { conversation, userMessage, storedReply, request };
+      const replyId = storedReply?.messageId ?? this.ids.newId();
+      return { conversation, userMessage, storedReply, replyId, request };
     });
   }
 
@@ -69,7 +72,7 @@ export class ChatTurns {
       };
     }
     const message = Message.create({
-      messageId: this.ids.newId(),
+      messageId: turn.replyId,
       conversationId: turn.conversation.conversationId,
       userId: turn.conversation.userId,
       role: 'assistant',
@@ -79,10 +82,21 @@ export class ChatTurns {
       replyTo: turn.userMessage.messageId,
     });
     return this.unitOfWork.run(async (repositories) => {
-      await repositories.messages.insert([message]);
+      const [inserted] = await repositories.messages.insert([message]);
+      // A concurrent identical request answered first: its reply is the one stored.
+      if (inserted === undefined) return (await repositories.messages.findReplyTo(turn.userMessage.messageId)) ?? message;
       await repositories.conversations.touch(message.conversationId, now);
       return message;
     });
+  }
+
+  /**
+   * Stores what the model had said when the turn was cut short (`finishReason` "cancelled" or
+   * "error"). An empty partial reply cannot be a message: nothing is stored and null returned.
+   */
+  async keepPartial(turn: BegunTurn, partial: { text: string; finishReason: 'cancelled' | 'error'; model: string }): Promise<Message | null> {
+    if (partial.text.trim() === '') return null;
+    return this.finish(turn, { ...partial, usage: null });
   }
 
   private async conversationFor(repositories: Repositories, input: ChatInput, now: Date): Promise<Conversation> {

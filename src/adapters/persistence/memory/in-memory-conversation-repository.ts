@@ -4,12 +4,10 @@ import type {
   ConversationRepository,
   ConversationSummary,
 } from '../../../application/ports/conversation-repository.js';
-import type { Conversation } from '../../../domain/conversation.js';
+import { TITLE_FROM_MESSAGE_LENGTH, type Conversation } from '../../../domain/conversation.js';
 import { truncateCodePoints } from '../../../domain/text.js';
 import type { UndoLog } from './in-memory-unit-of-work.js';
 import type { MemoryStore, StoredConversation } from './memory-store.js';
-
-export const TITLE_FROM_MESSAGE_LENGTH = 80;
 
 /** Most recently active first; ties by conversation id, descending. */
 function comesBefore(a: ConversationPosition, b: ConversationPosition): boolean {

@@ -31,6 +31,7 @@ export class InMemoryMessageRepository implements MessageRepository {
     const inserted: string[] = [];
     for (const message of messages) {
       if (this.store.messages.has(message.messageId)) continue;
+      if (message.replyTo !== null && this.store.replies.has(message.replyTo)) continue; // one reply per message
       const entry = { message, seq: this.store.nextSeq() };
       this.add(entry);
       this.undo.record(() => this.remove(new Set([message.messageId]), message.conversationId));

@@ -1,0 +1,25 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SessionRepository } from '../../../application/ports/session-repository.js';
+import type { Session } from '../../../domain/session.js';
+import { toSession, type SessionRow } from './rows.js';
+
+export class MikroOrmSessionRepository implements SessionRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  async findById(sessionId: string): Promise<Session | null> {
+    const rows = await this.em.execute<SessionRow[]>('select * from sessions where session_id = ?', [sessionId]);
+    return rows[0] ? toSession(rows[0]) : null;
+  }
+
+  async save(session: Session): Promise<void> {
+    const s = session.toProps();
+    await this.em.execute(
+      `insert into sessions (session_id, conversation_id, user_id, title, started_at, ended_at, metadata, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)
+       on conflict (session_id) do update set
+         title = excluded.title, started_at = excluded.started_at, ended_at = excluded.ended_at,
+         metadata = excluded.metadata, updated_at = excluded.updated_at`,
+      [s.sessionId, s.conversationId, s.userId, s.title, s.startedAt, s.endedAt, JSON.stringify(s.metadata), s.createdAt, s.updatedAt],
+    );
+  }
+}

@@ -1,0 +1,20 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { DependencyCheck, DependencyState } from '../../../application/ports/dependency-check.js';
+import { isDatabaseUnavailable } from './unavailable.js';
+
+/** Readiness of PostgreSQL: one trivial query through the pool. */
+export class PostgresCheck implements DependencyCheck {
+  readonly name = 'database';
+  readonly required = true;
+
+  constructor(private readonly orm: MikroORM) {}
+
+  async check(): Promise<DependencyState> {
+    try {
+      await this.orm.em.fork().execute('select 1');
+      return { ok: true, detail: 'postgresql' };
+    } catch (error) {
+      return { ok: false, detail: isDatabaseUnavailable(error) ? 'postgresql is unreachable' : 'postgresql check failed' };
+    }
+  }
+}

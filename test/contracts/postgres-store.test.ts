@@ -1,0 +1,23 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { migrate, openDatabase } from '../../src/adapters/persistence/mikro-orm/database.js';
+import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
+import { createTestDatabase, requirePostgres } from '../support/postgres.js';
+import { storeContracts } from './all-contracts.js';
+
+describe('PostgreSQL store (MikroORM)', function () {
+  let orm: MikroORM | undefined;
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+
+  before(async function () {
+    await requirePostgres(this);
+    database = await createTestDatabase();
+    orm = await openDatabase({ url: database.url, poolMax: 10, timeoutMs: 5000 });
+    await migrate(orm);
+  });
+  after(async () => {
+    await orm?.close(true);
+    await database?.drop();
+  });
+
+  storeContracts(async () => ({ unitOfWork: new MikroOrmUnitOfWork(orm!), close: async () => {} }));
+});

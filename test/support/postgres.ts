@@ -1,0 +1,69 @@
+import pg from 'pg';
+import { v7 as uuidv7 } from 'uuid';
+
+/**
+ * PostgreSQL for tests: TEST_DATABASE_URL (an admin connection, e.g. to the `postgres`
+ * database), or the local server's default. Each test run gets a fresh database of its
+ * own, dropped at the end.
+ */
+export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+let reachable: Promise<boolean> | undefined;
+
+export function postgresReachable(): Promise<boolean> {
+  reachable ??= (async () => {
+    const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  })();
+  return reachable;
+}
+
+/**
+ * For a describe() of PostgreSQL suites: skips them with a clear message when no server is
+ * reachable locally, but fails them in CI (CI=true), where PostgreSQL must be there.
+ */
+export function requirePostgres(context: Mocha.Context): Promise<void> {
+  return postgresReachable().then((ok) => {
+    if (ok) return;
+    if (process.env.CI) throw new Error(`PostgreSQL is required in CI and is not reachable at ${redact(ADMIN_URL)}`);
+    console.warn(`      (skipped: no PostgreSQL reachable at ${redact(ADMIN_URL)}; set TEST_DATABASE_URL)`);
+    context.skip();
+  });
+}
+
+/** Creates an empty database; returns its URL and how to drop it. */
+export async function createTestDatabase(prefix = 'assistant_test'): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${uuidv7().replaceAll('-', '').slice(-16)}`;
+  await admin(`create database "${name}"`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists "${name}" with (force)`) };
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = parsed.password ? '***' : '';
+    return parsed.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}
