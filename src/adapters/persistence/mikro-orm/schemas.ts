@@ -1,4 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
+import { ROLES } from '../../../domain/message.js';
 
 /**
  * The tables, as MikroORM entity schemas over plain records (the domain classes stay free of
@@ -75,7 +76,7 @@ export const MessageSchema = new EntitySchema<MessageRecord>({
     seq: { type: 'bigint', columnType: 'bigserial', autoincrement: true },
     conversation: { kind: 'm:1', entity: 'ConversationRecord', fieldName: 'conversation_id', deleteRule: 'cascade' },
     userId: { ...id },
-    role: { type: 'string', length: 16 },
+    role: { enum: true, items: () => [...ROLES] },
     text: { type: 'text' },
     createdAt: { ...timestamp },
     metadata: { type: 'json' },
