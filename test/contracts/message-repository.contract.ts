@@ -75,6 +75,17 @@ export function messageRepositoryContract(make: MakeStore): void {
       expect(await store.run((r) => r.messages.findReplyTo(answer.messageId))).to.equal(null);
     });
 
+    it('keeps at most one reply per user message', async () => {
+      const conversation = await newConversation();
+      const question = aMessage(conversation);
+      const first = aMessage(conversation, { role: 'assistant', replyTo: question.messageId, text: 'first' });
+      const second = aMessage(conversation, { role: 'assistant', replyTo: question.messageId, text: 'second' });
+      await insert([question, first]);
+      expect(await insert([second])).to.deep.equal([]);
+      expect((await store.run((r) => r.messages.findReplyTo(question.messageId)))?.text).to.equal('first');
+      expect(await store.run((r) => r.messages.findById(second.messageId))).to.equal(null);
+    });
+
     it('orders by created_at, then insertion order, in both directions', async () => {
       const conversation = await newConversation();
       const same = at('2026-11-22T10:00:00.000Z');
