@@ -25,8 +25,11 @@ export function jsonBody(limitBytes: number): Middleware {
     try {
       await parse(ctx, async () => {});
     } catch (error) {
-      if ((error as { status?: number }).status === 413) throw tooLarge(limitBytes);
-      throw error;
+      const status = (error as { status?: number }).status;
+      if (status === 413) throw tooLarge(limitBytes);
+      if (status !== undefined && status >= 400 && status < 500) throw error;
+      // Anything else reading the body went wrong with the body itself (a corrupt gzip stream, say).
+      throw new HttpProblem(400, 'body: could not be read (corrupt or mislabelled content encoding)');
     }
     // No body at all reads as an empty object, so the schema can name the missing fields.
     if (!ctx.request.rawBody) ctx.request.body = {};
