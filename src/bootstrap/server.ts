@@ -1,10 +1,13 @@
 import { once } from 'node:events';
+import { v7 as uuidv7 } from 'uuid';
 import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from '../adapters/http/create-app.js';
 import type { Config } from './config.js';
 import { buildContainer, useCasesFrom } from './container.js';
+import { checkSpeechVoices } from './speech.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 
 export interface RunningService {
@@ -21,13 +24,16 @@ export async function startService(config: Config, overrides: AdapterOverrides =
   // Adapters that validate their settings (the persona file, say) fail here, before listening.
   container.get(TOKENS.PersonaSource);
   container.get(TOKENS.ChatModel);
+  container.get(TOKENS.GraphStatusProbe); // the Neo4j driver, when configured, starts with the service
+  await checkSpeechVoices(container.get(TOKENS.SpeechSynthesizer), container.get(TOKENS.PersonaSource), config.tts, logger);
   const app = createApp({
     useCases: useCasesFrom(container),
     ids: container.get(TOKENS.IdGenerator),
     logger,
-    settings: { bodyLimitBytes: config.bodyLimitBytes, maxTextLength: config.chat.maxTextLength },
+    settings: { bodyLimitBytes: config.bodyLimitBytes, maxTextLength: config.chat.maxTextLength, ssePingIntervalMs: config.ssePingIntervalMs },
   });
   const server = createServer(app.callback());
+  server.on('clientError', answerUnparsableRequest);
   server.listen(config.port, config.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -48,4 +54,22 @@ export async function startService(config: Config, overrides: AdapterOverrides =
       await container.unbindAllAsync();
     })());
   return { url, server, stop };
+}
+
+/**
+ * Requests Node's HTTP parser refuses (headers too large, malformed request lines) never
+ * reach Koa; they still get the JSON error body rather than a bare status line.
+ */
+function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || (error as { bytesParsed?: number }).bytesParsed === undefined) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const body = JSON.stringify({ detail: tooLarge ? 'request headers (or URL) too large' : 'malformed HTTP request', status: 'error' });
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${uuidv7()}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
