@@ -37,6 +37,8 @@ export type ChatChunk =
  * an aborted `signal` ends the call promptly.
  */
 export interface ChatModel {
+  /** The model's configured name, recorded on replies cut short before the model reported one. */
+  readonly name?: string;
   complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply>;
   /** Pieces of the reply as they are made, then one `finish`. */
   stream(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatChunk>;

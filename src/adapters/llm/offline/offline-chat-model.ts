@@ -30,6 +30,7 @@ function wordCount(text: string): number {
  * weights, so the service works (and its tests are deterministic) anywhere.
  */
 export class OfflineChatModel implements ChatModel {
+  readonly name = OFFLINE_MODEL_NAME;
   private readonly streamDelayMs: number;
 
   constructor(options: OfflineChatModelOptions = {}) {

@@ -1,0 +1,63 @@
+import type { ServerResponse } from 'node:http';
+import type { Context } from 'koa';
+
+/** One server-sent event: an optional `event:` name and one `data:` line. */
+export interface SseFrame {
+  event?: string;
+  /** Written as one `data:` line, so it must hold no line break (JSON.stringify never makes one). */
+  data: string;
+}
+
+/** Headers that stop proxies (nginx: X-Accel-Buffering) and caches from holding events back. */
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  'X-Accel-Buffering': 'no',
+};
+
+/**
+ * Writes `text/event-stream` straight to Node's response, bypassing Koa's body handling so each
+ * event leaves at once. Headers earlier middleware set (X-Request-Id, security headers) are
+ * already on the response and go out with these. A `: ping` comment is sent whenever nothing
+ * else was written for `pingIntervalMs`. Writes after the client left are dropped.
+ */
+export class SseWriter {
+  private readonly ping: NodeJS.Timeout;
+
+  private constructor(
+    private readonly res: ServerResponse,
+    pingIntervalMs: number,
+  ) {
+    this.ping = setInterval(() => this.write(': ping\n\n'), pingIntervalMs);
+    res.once('close', () => clearInterval(this.ping));
+  }
+
+  static open(ctx: Context, extraHeaders: Record<string, string>, pingIntervalMs: number): SseWriter {
+    ctx.respond = false;
+    ctx.status = 200; // for the access log; Koa writes nothing itself now
+    ctx.res.writeHead(200, { ...SSE_HEADERS, ...extraHeaders });
+    ctx.res.flushHeaders();
+    return new SseWriter(ctx.res, pingIntervalMs);
+  }
+
+  /** True once the client has gone or the stream was ended. */
+  get gone(): boolean {
+    return this.res.destroyed || this.res.writableEnded;
+  }
+
+  send(frames: SseFrame[]): void {
+    const text = frames.map(({ event, data }) => (event ? `event: ${event}\n` : '') + `data: ${data}\n\n`).join('');
+    if (text !== '') this.write(text);
+  }
+
+  end(): void {
+    clearInterval(this.ping);
+    if (!this.gone) this.res.end();
+  }
+
+  private write(text: string): void {
+    if (this.gone) return;
+    this.res.write(text);
+    this.ping.refresh();
+  }
+}

@@ -1,0 +1,115 @@
+import OpenAI from 'openai';
+import type { ChatChunk, ChatModel, ChatReply, ChatRequest, TokenUsage } from '../../../application/ports/chat-model.js';
+import { systemPromptFor } from '../../../application/services/system-prompt.js';
+import { ChatModelFailedError } from '../../../domain/errors.js';
+import { UpstreamCall } from './upstream-call.js';
+
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+export interface OpenAiChatModelOptions {
+  model: string;
+  /** Any OpenAI-compatible server: OpenAI, Ollama (`http://localhost:11434/v1`), llama.cpp... */
+  baseUrl?: string;
+  /** Local servers need none; a placeholder is sent then, as the SDK insists on one. */
+  apiKey?: string;
+  /** How long to wait for the reply to start (and, streaming, for each next piece); covers retries. */
+  timeoutMs?: number;
+  maxTokens?: number;
+  /** The SDK's own retries (connection errors, 408, 409, 429, 5xx), only before a reply starts. */
+  maxRetries?: number;
+}
+
+type Messages = OpenAI.Chat.Completions.ChatCompletionMessageParam[];
+
+/** Chat completions through the official `openai` SDK, from any OpenAI-compatible server. */
+export class OpenAiChatModel implements ChatModel {
+  readonly name: string;
+  private readonly client: OpenAI;
+  private readonly timeoutMs: number;
+  private readonly host: string;
+  private readonly limit: { max_tokens: number } | { max_completion_tokens: number } | Record<string, never>;
+
+  constructor(options: OpenAiChatModelOptions) {
+    const baseURL = options.baseUrl ?? OPENAI_BASE_URL;
+    this.name = options.model;
+    this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.host = new URL(baseURL).host;
+    // OpenAI's newer models refuse max_tokens; most other servers know only max_tokens.
+    const { maxTokens } = options;
+    this.limit = maxTokens === undefined ? {} : baseURL === OPENAI_BASE_URL ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens };
+    this.client = new OpenAI({
+      baseURL,
+      apiKey: options.apiKey ?? 'not-needed',
+      timeout: this.timeoutMs,
+      maxRetries: options.maxRetries ?? 2,
+      logLevel: 'off', // its console lines would break our JSON logs; failures reach us as errors
+    });
+  }
+
+  async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
+    const call = new UpstreamCall(signal, this.timeoutMs, this.host);
+    try {
+      call.throwIfAborted();
+      const completion = await this.client.chat.completions.create(
+        { model: this.name, messages: messagesFor(request), ...this.limit, stream: false },
+        { signal: call.signal },
+      );
+      const choice = completion.choices?.[0];
+      if (!choice) throw new ChatModelFailedError('the language model answered without a reply');
+      return {
+        text: choice.message?.content ?? '',
+        finishReason: choice.finish_reason ?? 'stop',
+        model: completion.model || this.name,
+        usage: usageOf(completion.usage),
+      };
+    } catch (error) {
+      throw call.translate(error);
+    } finally {
+      call.dispose();
+    }
+  }
+
+  async *stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatChunk> {
+    const call = new UpstreamCall(signal, this.timeoutMs, this.host);
+    try {
+      call.throwIfAborted();
+      const chunks = await this.client.chat.completions.create(
+        { model: this.name, messages: messagesFor(request), ...this.limit, stream: true, stream_options: { include_usage: true } },
+        { signal: call.signal },
+      );
+      let finishReason: string | null = null;
+      let model = this.name;
+      let usage: TokenUsage | null = null;
+      for await (const chunk of chunks) {
+        call.restart();
+        if (chunk.model) model = chunk.model;
+        usage = usageOf(chunk.usage) ?? usage;
+        const choice = chunk.choices?.[0];
+        if (choice?.finish_reason) finishReason = choice.finish_reason;
+        const text = choice?.delta?.content;
+        if (text) yield { type: 'delta', text };
+      }
+      call.throwIfStopped();
+      if (finishReason === null) throw new ChatModelFailedError('the language model stopped without finishing its reply');
+      yield { type: 'finish', finishReason, model, usage };
+    } catch (error) {
+      throw call.translate(error);
+    } finally {
+      call.dispose();
+    }
+  }
+}
+
+/** The persona as the system message, then the bounded history, then the new message. */
+export function messagesFor(request: ChatRequest): Messages {
+  return [
+    { role: 'system', content: systemPromptFor(request.persona) },
+    ...request.history.map((turn) => ({ role: turn.role, content: turn.text })),
+    { role: 'user', content: request.text },
+  ];
+}
+
+function usageOf(usage: OpenAI.CompletionUsage | null | undefined): TokenUsage | null {
+  if (!usage || typeof usage.total_tokens !== 'number') return null;
+  return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, totalTokens: usage.total_tokens };
+}

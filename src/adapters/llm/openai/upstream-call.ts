@@ -1,0 +1,77 @@
+import { STATUS_CODES } from 'node:http';
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { ChatModelFailedError, ChatModelTimedOutError } from '../../../domain/errors.js';
+
+/** A short machine code from the upstream error body (`model_not_found`), never its free text. */
+const SAFE_CODE = /^[A-Za-z0-9_.-]{1,64}$/u;
+
+/**
+ * One call to the language model: the caller's signal joined with our own deadline, and the
+ * translation of whatever the SDK throws into the port's errors. The deadline covers the SDK's
+ * own retries too, so a call never takes much longer than `timeoutMs` before the reply starts;
+ * `restart()` turns it into an idle timeout while a stream is flowing.
+ */
+export class UpstreamCall {
+  readonly signal: AbortSignal;
+  private readonly deadline = new AbortController();
+  private timer: NodeJS.Timeout;
+  private timedOut = false;
+
+  constructor(
+    private readonly callerSignal: AbortSignal | undefined,
+    private readonly timeoutMs: number,
+    private readonly host: string,
+  ) {
+    this.signal = callerSignal ? AbortSignal.any([callerSignal, this.deadline.signal]) : this.deadline.signal;
+    this.timer = setTimeout(() => this.expire(), timeoutMs);
+  }
+
+  /** The caller's own abort surfaces as that abort (never as a 502), before anything is sent. */
+  throwIfAborted(): void {
+    if (this.callerSignal?.aborted) throw abortReason(this.callerSignal);
+  }
+
+  /** A new chunk arrived: the wait for the next one starts over. */
+  restart(): void {
+    this.timer.refresh();
+  }
+
+  /** The SDK ends a stream quietly when it is aborted; this turns that quiet end into the error it is. */
+  throwIfStopped(): void {
+    this.throwIfAborted();
+    if (this.timedOut) throw this.timeoutError();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+  }
+
+  translate(error: unknown): unknown {
+    if (this.callerSignal?.aborted) return abortReason(this.callerSignal);
+    if (this.timedOut || error instanceof APIConnectionTimeoutError) return this.timeoutError();
+    if (error instanceof ChatModelFailedError || error instanceof ChatModelTimedOutError) return error;
+    if (error instanceof APIConnectionError) return new ChatModelFailedError(`could not reach the language model at ${this.host}`);
+    if (error instanceof APIError) {
+      const code = typeof error.code === 'string' && SAFE_CODE.test(error.code) ? ` (${error.code})` : '';
+      if (error.status === undefined) return new ChatModelFailedError(`the language model reported an error while answering${code}`);
+      const reason = STATUS_CODES[error.status] ?? 'Unknown Status';
+      return new ChatModelFailedError(`the language model answered ${error.status} ${reason}${code}`);
+    }
+    if (error instanceof SyntaxError) return new ChatModelFailedError('the language model sent an answer that is not valid JSON');
+    // undici's "terminated": the connection broke off in the middle of the answer.
+    return new ChatModelFailedError(`the connection to the language model at ${this.host} broke off`);
+  }
+
+  private timeoutError(): ChatModelTimedOutError {
+    return new ChatModelTimedOutError(`the language model did not answer within ${this.timeoutMs} ms`);
+  }
+
+  private expire(): void {
+    this.timedOut = true;
+    this.deadline.abort();
+  }
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? Object.assign(new Error('The operation was aborted'), { name: 'AbortError' });
+}

@@ -1,0 +1,169 @@
+import { createServer } from 'node:net';
+import { expect } from 'chai';
+import type { ChatChunk, ChatRequest } from '../../../src/application/ports/chat-model.js';
+import { systemPromptFor } from '../../../src/application/services/system-prompt.js';
+import { OpenAiChatModel, type OpenAiChatModelOptions } from '../../../src/adapters/llm/openai/openai-chat-model.js';
+import { ChatModelFailedError, ChatModelTimedOutError } from '../../../src/domain/errors.js';
+import type { Persona } from '../../../src/domain/persona.js';
+import { FAKE_MODEL, startFakeOpenAiServer, type FakeOpenAiServer } from '../../support/fake-openai-server.js';
+
+const persona: Persona = {
+  name: 'Ada',
+  description: 'A warm, curious assistant.',
+  traits: { openness: 0.8, conscientiousness: 0.7, extraversion: 0.6, agreeableness: 0.9, neuroticism: 0.2 },
+  descriptors: ['curious'],
+  speakingStyle: 'Short sentences.',
+  voice: null,
+};
+const request: ChatRequest = {
+  persona,
+  history: [
+    { role: 'user', text: 'first' },
+    { role: 'assistant', text: 'first answer' },
+  ],
+  text: 'second',
+};
+const SECRET = 'sk-test-5ecret-do-not-leak';
+
+async function collect(stream: AsyncIterable<ChatChunk>) {
+  const chunks: ChatChunk[] = [];
+  try {
+    for await (const chunk of stream) chunks.push(chunk);
+    return { chunks, error: null as unknown };
+  } catch (error) {
+    return { chunks, error };
+  }
+}
+
+const text = (chunks: ChatChunk[]) => chunks.map((c) => (c.type === 'delta' ? c.text : '')).join('');
+
+describe('OpenAiChatModel', () => {
+  let fake: FakeOpenAiServer;
+  before(async () => {
+    fake = await startFakeOpenAiServer();
+  });
+  after(() => fake.stop());
+  beforeEach(() => fake.reset());
+
+  const model = (options: Partial<OpenAiChatModelOptions> = {}) =>
+    new OpenAiChatModel({ model: FAKE_MODEL, baseUrl: fake.baseUrl, apiKey: SECRET, timeoutMs: 2000, maxRetries: 0, ...options });
+
+  it('sends the persona as the system message, then the history, then the new message', async () => {
+    const reply = await model({ maxTokens: 77 }).complete(request);
+    const sent = fake.requests[0]!;
+    expect(sent.headers.authorization).to.equal(`Bearer ${SECRET}`);
+    expect(sent.body).to.deep.include({ model: FAKE_MODEL, max_tokens: 77, stream: false });
+    expect(sent.body.messages).to.deep.equal([
+      { role: 'system', content: systemPromptFor(persona) },
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: 'first answer' },
+      { role: 'user', content: 'second' },
+    ]);
+    expect(reply).to.deep.equal({
+      text: 'You said: second. Tell me more!',
+      finishReason: 'stop',
+      model: FAKE_MODEL,
+      usage: { promptTokens: 11, completionTokens: 6, totalTokens: 17 },
+    });
+  });
+
+  it('streams with usage requested, and reports it with the finish', async () => {
+    const { chunks, error } = await collect(model().stream(request));
+    expect(error).to.equal(null);
+    expect(fake.requests[0]!.body).to.deep.include({ stream: true, stream_options: { include_usage: true } });
+    expect(text(chunks)).to.equal('You said: second. Tell me more!');
+    expect(chunks.at(-1)).to.deep.equal({ type: 'finish', finishReason: 'stop', model: FAKE_MODEL, usage: { promptTokens: 11, completionTokens: 6, totalTokens: 17 } });
+  });
+
+  it('passes on why the model stopped, e.g. "length"', async () => {
+    fake.fallback = { kind: 'reply', text: 'cut short', finishReason: 'length' };
+    expect((await model().complete(request)).finishReason).to.equal('length');
+    expect((await collect(model().stream(request))).chunks.at(-1)).to.include({ finishReason: 'length' });
+  });
+
+  it('sends a placeholder key when none is configured (local servers need none)', async () => {
+    await model({ apiKey: undefined }).complete(request);
+    expect(fake.requests[0]!.headers.authorization).to.match(/^Bearer \S+$/);
+  });
+
+  it('an upstream error status is a ChatModelFailedError naming the status, never the key', async () => {
+    fake.fallback = { kind: 'fail', status: 401, code: 'invalid_api_key', message: `Incorrect API key provided: ${SECRET}` };
+    for (const call of [() => model().complete(request), async () => { throw (await collect(model().stream(request))).error; }]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(ChatModelFailedError);
+      expect((error as Error).message).to.equal('the language model answered 401 Unauthorized (invalid_api_key)');
+    }
+  });
+
+  it('an unreachable server is a ChatModelFailedError naming its host', async () => {
+    const port = await freePort();
+    const error = await model({ baseUrl: `http://127.0.0.1:${port}/v1` }).complete(request).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(ChatModelFailedError);
+    expect((error as Error).message).to.equal(`could not reach the language model at 127.0.0.1:${port}`);
+  });
+
+  it('a server that never answers is a ChatModelTimedOutError after the timeout, plain or streamed', async () => {
+    fake.fallback = { kind: 'hang' };
+    for (const call of [() => model({ timeoutMs: 200 }).complete(request), async () => { throw (await collect(model({ timeoutMs: 200 }).stream(request))).error; }]) {
+      const started = Date.now();
+      const error = await call().catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(ChatModelTimedOutError);
+      expect((error as Error).message).to.equal('the language model did not answer within 200 ms');
+      expect(Date.now() - started).to.be.within(150, 1500);
+    }
+  });
+
+  it('a stream that stalls longer than the timeout mid-reply is a ChatModelTimedOutError, after the pieces it sent', async () => {
+    fake.fallback = { kind: 'stall', pieces: 2 };
+    const { chunks, error } = await collect(model({ timeoutMs: 200 }).stream(request));
+    expect(error).to.be.instanceOf(ChatModelTimedOutError);
+    expect(text(chunks)).to.equal('You said:');
+  });
+
+  it('a stream cut off mid-reply is a ChatModelFailedError, and is not retried', async () => {
+    fake.fallback = { kind: 'cut', pieces: 2 };
+    const { chunks, error } = await collect(model({ maxRetries: 2 }).stream(request));
+    expect(error).to.be.instanceOf(ChatModelFailedError);
+    expect((error as Error).message).to.include('broke off');
+    expect(text(chunks)).to.equal('You said:');
+    expect(fake.requests).to.have.length(1);
+  });
+
+  it('an error event mid-stream is a ChatModelFailedError', async () => {
+    fake.fallback = { kind: 'error-event', pieces: 1 };
+    const { chunks, error } = await collect(model().stream(request));
+    expect(error).to.be.instanceOf(ChatModelFailedError);
+    expect((error as Error).message).to.equal('the language model reported an error while answering (overloaded)');
+    expect(text(chunks)).to.equal('You');
+  });
+
+  it("retries with the SDK's own bounded retries before a reply starts", async () => {
+    fake.queue = [{ kind: 'fail', status: 503, headers: { 'retry-after-ms': '10' } }];
+    expect((await model({ maxRetries: 1 }).complete(request)).text).to.include('second');
+    fake.queue = [{ kind: 'fail', status: 503, headers: { 'retry-after-ms': '10' } }];
+    expect(text((await collect(model({ maxRetries: 1 }).stream(request))).chunks)).to.include('second');
+    expect(fake.requests).to.have.length(4);
+    fake.fallback = { kind: 'fail', status: 500, headers: { 'retry-after-ms': '10' } };
+    expect(await model({ maxRetries: 2 }).complete(request).catch((e: unknown) => e)).to.be.instanceOf(ChatModelFailedError);
+    expect(fake.requests).to.have.length(7);
+  });
+
+  it('aborting mid-stream closes the upstream connection at once', async () => {
+    fake.fallback = { kind: 'stall', pieces: 1 };
+    const controller = new AbortController();
+    const stream = model().stream(request, controller.signal);
+    const first = await stream[Symbol.asyncIterator]().next();
+    expect(first.value).to.deep.equal({ type: 'delta', text: 'You' });
+    const abortedAt = Date.now();
+    controller.abort();
+    expect((await fake.requests[0]!.closed) - abortedAt).to.be.below(1000);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,0 +1,160 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'chai';
+import { systemPromptFor } from '../../src/application/services/system-prompt.js';
+import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
+import { FAKE_MODEL, startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server.js';
+import { uid } from '../support/ids.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { openStream, readStream, type StreamedEvent } from '../support/sse-client.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Stored = any;
+
+/** Polls until `check` stops throwing (state that settles just after a client disconnects). */
+async function eventually<T>(check: () => Promise<T>, timeoutMs = 2000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await sleep(20);
+    }
+  }
+}
+
+describe('chat with LLM_PROVIDER=openai, against a local OpenAI-compatible server', () => {
+  let fake: FakeOpenAiServer;
+  let service: TestService;
+  const persona = new JsonFilePersonaSource().persona();
+  before(async () => {
+    fake = await startFakeOpenAiServer();
+    service = await startTestService({
+      LLM_PROVIDER: 'openai',
+      LLM_BASE_URL: fake.baseUrl,
+      LLM_MODEL: FAKE_MODEL,
+      LLM_API_KEY: 'sk-local-test',
+      LLM_TIMEOUT_MS: '500',
+      LLM_MAX_RETRIES: '0',
+    });
+  });
+  after(async () => {
+    await service.stop();
+    await fake.stop();
+  });
+  beforeEach(() => fake.reset());
+
+  const load = async (userId: string, conversationId: string): Promise<Stored[]> =>
+    (await service.post('/api/chat/loadMessages', { user_id: userId, conversation_id: conversationId })).json.messages;
+  const stream = (body: unknown) => readStream(`${service.url}/v1/chat/stream`, body);
+  const deltas = (events: StreamedEvent[]) => events.filter((e) => e.event === 'delta').map((e) => e.json.text).join('');
+
+  describe('POST /v1/chat', () => {
+    it('answers from the server, which received the persona, the history and the message', async () => {
+      const userId = uid('u');
+      const conversationId = uid('c');
+      await service.post('/v1/chat', { text: 'first', user_id: userId, conversation_id: conversationId });
+      const res = await service.post('/v1/chat', { text: 'second', user_id: userId, conversation_id: conversationId });
+      expect(res.status).to.equal(200);
+      expect(res.json.response).to.equal('You said: second. Tell me more!');
+      expect(fake.requests.at(-1)!.body.messages).to.deep.equal([
+        { role: 'system', content: systemPromptFor(persona) },
+        { role: 'user', content: 'first' },
+        { role: 'assistant', content: 'You said: first. Tell me more!' },
+        { role: 'user', content: 'second' },
+      ]);
+      expect(fake.requests.at(-1)!.headers.authorization).to.equal('Bearer sk-local-test');
+      const reply = (await load(userId, conversationId)).at(-1);
+      expect(reply.metadata).to.deep.equal({ model: FAKE_MODEL, finish_reason: 'stop', usage: { prompt_tokens: 11, completion_tokens: 6, total_tokens: 17 } });
+    });
+
+    it('502 when the server fails, naming the status; the user message stays stored', async () => {
+      fake.fallback = { kind: 'fail', status: 500 };
+      const body = { text: 'are you there?', user_id: uid('u'), conversation_id: uid('c') };
+      const res = await service.post('/v1/chat', body);
+      expect(res.status).to.equal(502);
+      expect(res.json).to.deep.equal({ detail: 'the language model answered 500 Internal Server Error', status: 'error' });
+      expect((await load(body.user_id, body.conversation_id)).map((m) => m.role)).to.deep.equal(['user']);
+    });
+
+    it('504 when the server does not answer within LLM_TIMEOUT_MS', async () => {
+      fake.fallback = { kind: 'hang' };
+      const started = Date.now();
+      const res = await service.post('/v1/chat', { text: 'hello?', user_id: uid('u') });
+      expect(res.status).to.equal(504);
+      expect(res.json).to.deep.equal({ detail: 'the language model did not answer within 500 ms', status: 'error' });
+      expect(Date.now() - started).to.be.below(1500);
+    });
+  });
+
+  describe('POST /v1/chat/stream', () => {
+    it('streams the reply from the server, with persona and history in its request', async () => {
+      const userId = uid('u');
+      const conversationId = uid('c');
+      await service.post('/v1/chat', { text: 'first', user_id: userId, conversation_id: conversationId });
+      const { events } = await stream({ text: 'second', user_id: userId, conversation_id: conversationId });
+      expect(events.map((e) => e.event)).to.deep.equal(['start', 'delta', 'delta', 'delta', 'delta', 'delta', 'delta', 'done']);
+      const done = events.at(-1)!.json;
+      expect(deltas(events)).to.equal(done.response).and.equal('You said: second. Tell me more!');
+      const sent = fake.requests.at(-1)!.body;
+      expect(sent).to.deep.include({ model: FAKE_MODEL, stream: true, stream_options: { include_usage: true } });
+      expect(sent.messages.map((m: { role: string }) => m.role)).to.deep.equal(['system', 'user', 'assistant', 'user']);
+      expect(sent.messages[0].content).to.equal(systemPromptFor(persona));
+      const reply = (await load(userId, conversationId)).at(-1);
+      expect(reply).to.include({ message_id: done.message_id, text: done.response });
+      expect(reply.metadata).to.deep.equal({ model: FAKE_MODEL, finish_reason: 'stop', usage: { prompt_tokens: 11, completion_tokens: 6, total_tokens: 17 } });
+    });
+
+    it('a client closing mid-reply aborts the upstream call within a second and stores the partial reply as cancelled', async () => {
+      fake.fallback = { kind: 'stall', pieces: 2 };
+      const controller = new AbortController();
+      const body = { text: 'talk slowly', user_id: uid('u'), conversation_id: uid('c') };
+      const opened = await openStream(`${service.url}/v1/chat/stream`, body, { signal: controller.signal });
+      const seen: StreamedEvent[] = [];
+      for await (const event of opened.events) {
+        seen.push(event);
+        if (seen.filter((e) => e.event === 'delta').length === 2) break;
+      }
+      const closedAt = Date.now();
+      controller.abort();
+      const upstreamClosedAt = await fake.requests[0]!.closed;
+      expect(upstreamClosedAt - closedAt).to.be.below(1000);
+      const messages = await eventually(async () => {
+        const stored = await load(body.user_id, body.conversation_id);
+        expect(stored).to.have.length(2);
+        return stored;
+      });
+      expect(messages[1]).to.deep.include({ role: 'assistant', text: 'You said:', message_id: seen[0]!.json.message_id });
+      expect(messages[1].metadata).to.deep.equal({ model: FAKE_MODEL, finish_reason: 'cancelled' });
+    });
+
+    it('an upstream failure mid-reply ends with an error event, and the partial reply is stored as error', async () => {
+      fake.fallback = { kind: 'cut', pieces: 3 };
+      const body = { text: 'go on', user_id: uid('u'), conversation_id: uid('c') };
+      const { status, events } = await stream(body);
+      expect(status).to.equal(200);
+      expect(events.map((e) => e.event)).to.deep.equal(['start', 'delta', 'delta', 'delta', 'error']);
+      expect(events.at(-1)!.json).to.deep.equal({ detail: `the connection to the language model at ${new URL(fake.baseUrl).host} broke off`, status: 'error' });
+      const messages = await load(body.user_id, body.conversation_id);
+      expect(messages[1]).to.deep.include({ role: 'assistant', text: 'You said: go' });
+      expect(messages[1].metadata).to.deep.equal({ model: FAKE_MODEL, finish_reason: 'error' });
+    });
+
+    it('an upstream error before any text: status 200 (the stream had started), then an error event; only the user message is stored', async () => {
+      fake.fallback = { kind: 'fail', status: 500 };
+      const body = { text: 'hi', user_id: uid('u'), conversation_id: uid('c') };
+      const { status, events } = await stream(body);
+      expect(status).to.equal(200);
+      expect(events.map((e) => e.event)).to.deep.equal(['start', 'error']);
+      expect(events[1]!.json).to.deep.equal({ detail: 'the language model answered 500 Internal Server Error', status: 'error' });
+      expect((await load(body.user_id, body.conversation_id)).map((m) => m.role)).to.deep.equal(['user']);
+    });
+
+    it('an upstream that does not answer in time: an error event naming the time-out', async () => {
+      fake.fallback = { kind: 'hang' };
+      const { events } = await stream({ text: 'hi', user_id: uid('u') });
+      expect(events.map((e) => e.event)).to.deep.equal(['start', 'error']);
+      expect(events[1]!.json).to.deep.equal({ detail: 'the language model did not answer within 500 ms', status: 'error' });
+    });
+  });
+});

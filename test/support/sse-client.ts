@@ -1,0 +1,61 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+
+export interface StreamedEvent {
+  event: string | undefined;
+  data: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+export interface OpenedStream {
+  status: number;
+  headers: Headers;
+  /** Events as they arrive; a JSON (non-stream) answer yields none. */
+  events: AsyncGenerator<StreamedEvent>;
+  /** Everything received so far, byte for byte. */
+  raw(): string;
+  comments: string[];
+  /** For a JSON answer (an error before the stream started): its parsed body, once `events` is drained. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body(): any;
+}
+
+/** POSTs to a stream endpoint and parses the answer with eventsource-parser as it arrives. */
+export async function openStream(
+  url: string,
+  body: unknown,
+  options: { headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<OpenedStream> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...options.headers },
+    body: JSON.stringify(body),
+    signal: options.signal,
+  });
+  let raw = '';
+  const comments: string[] = [];
+  const queue: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (e) => queue.push(e), onComment: (c) => comments.push(c.trim()) });
+  async function* events(): AsyncGenerator<StreamedEvent> {
+    const decoder = new TextDecoder();
+    for await (const bytes of response.body!) {
+      const text = decoder.decode(bytes as Uint8Array, { stream: true });
+      raw += text;
+      if (!response.headers.get('content-type')?.startsWith('text/event-stream')) continue;
+      parser.feed(text);
+      while (queue.length > 0) {
+        const { event, data } = queue.shift()!;
+        yield { event, data, json: data === '[DONE]' ? undefined : JSON.parse(data) };
+      }
+    }
+  }
+  return { status: response.status, headers: response.headers, events: events(), raw: () => raw, comments, body: () => JSON.parse(raw) };
+}
+
+/** Reads the whole answer. */
+export async function readStream(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const opened = await openStream(url, body, { headers });
+  const events: StreamedEvent[] = [];
+  for await (const event of opened.events) events.push(event);
+  return { ...opened, events };
+}
