@@ -7,6 +7,8 @@ import { join } from 'node:path';
 
 const MAIN = new URL('../../src/bootstrap/main.ts', import.meta.url).pathname;
 
+const children = new Set<ReturnType<typeof spawn>>();
+
 /** The real entry point, as `npm start` runs it, in a child process. */
 function launch(environment: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
@@ -17,7 +19,11 @@ function launch(environment: Record<string, string>) {
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = once(child, 'exit').then(([code]) => code as number);
+  children.add(child);
+  const exited = once(child, 'exit').then(([code]) => {
+    children.delete(child);
+    return code as number;
+  });
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
 
@@ -32,6 +38,8 @@ async function listeningUrl(run: ReturnType<typeof launch>): Promise<string> {
 
 describe('the service process', function () {
   this.timeout(30_000);
+  // A failed test must not leave a service running.
+  afterEach(() => children.forEach((child) => child.kill('SIGKILL')));
 
   it('a bad PORT stops start-up with one clear line and exit code 1', async () => {
     const run = launch({ PORT: 'eighty' });

@@ -113,7 +113,7 @@ describe('requests the HTTP parser refuses', () => {
   it('an over-long URL still gets a JSON error body with a request id', async () => {
     const service = await startTestService();
     try {
-      const res = await service.call('GET', `/v1/health?pad=${'x'.repeat(20_000)}`);
+      const res = await service.call('GET', `/v1/health?pad=${'x'.repeat(70_000)}`);
       expect(res.status).to.equal(431);
       expect(res.json).to.deep.equal({ detail: 'request headers (or URL) too large', status: 'error' });
       expect(res.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
