@@ -1,0 +1,57 @@
+// A small parser for `text/event-stream` bodies read with fetch(): the part of the HTML
+// standard's event-stream interpretation this service needs (`event:`, `data:`, comments,
+// blank-line dispatch; LF, CRLF or CR line ends; `id:` and `retry:` are ignored).
+
+/**
+ * Yields `{ event, data }` for every event in the response body, as soon as it is complete.
+ * `event` defaults to "message"; several `data:` lines are joined with "\n".
+ * @param {ReadableStream<Uint8Array>} body
+ * @param {AbortSignal} [signal] stops reading (the reader is cancelled)
+ */
+export async function* readEventStream(body, signal) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const onAbort = () => reader.cancel().catch(() => {});
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let buffer = '';
+  let event = '';
+  let data = [];
+  let first = true;
+  let finished = false;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) {
+        finished = true;
+        break;
+      }
+      buffer += first ? value.replace(/^\uFEFF/, '') : value;
+      first = false;
+      // Cut off every complete line; a trailing CR may still be half of a CRLF, so keep it.
+      for (;;) {
+        const match = /\r\n|\n|\r(?=[^\n])/.exec(buffer);
+        if (!match) break;
+        const line = buffer.slice(0, match.index);
+        buffer = buffer.slice(match.index + match[0].length);
+        if (line === '') {
+          if (data.length > 0) yield { event: event || 'message', data: data.join('\n') };
+          event = '';
+          data = [];
+          continue;
+        }
+        if (line.startsWith(':')) continue; // a comment, e.g. ": ping"
+        const colon = line.indexOf(':');
+        const field = colon === -1 ? line : line.slice(0, colon);
+        let value = colon === -1 ? '' : line.slice(colon + 1);
+        if (value.startsWith(' ')) value = value.slice(1);
+        if (field === 'event') event = value;
+        else if (field === 'data') data.push(value);
+      }
+    }
+    // The standard drops an event that was not ended by a blank line.
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    // A consumer that stops early (or a failure) closes the response instead of leaving it open.
+    if (!finished) reader.cancel().catch(() => {});
+    else reader.releaseLock();
+  }
+}

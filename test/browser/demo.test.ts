@@ -1,0 +1,361 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { STATIC_CONTENT_SECURITY_POLICY } from '../../src/adapters/http/middleware/static-files.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+/**
+ * The demo page (public/) in a real browser: Debian's Chromium driven by playwright-core.
+ * Without Chromium the browser suite is skipped with a message, except under CI, where it fails.
+ */
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+interface StoredMessage {
+  message_id: string;
+  role: string;
+  text: string;
+}
+
+describe('demo page: static files', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService();
+  });
+  after(() => service.stop());
+
+  it('serves the page, its script and its style with their types and the page CSP', async () => {
+    const expected: [string, RegExp, string][] = [
+      ['/', /^text\/html; charset=utf-8$/, '<!doctype html>'],
+      ['/index.html', /^text\/html; charset=utf-8$/, '<!doctype html>'],
+      ['/app.js', /^(text|application)\/javascript; charset=utf-8$/, 'import'],
+      ['/sse.js', /^(text|application)\/javascript; charset=utf-8$/, 'export'],
+      ['/style.css', /^text\/css; charset=utf-8$/, ':root'],
+    ];
+    for (const [path, type, start] of expected) {
+      const res = await service.call('GET', path);
+      expect(res.status, path).to.equal(200);
+      expect(res.headers.get('content-type'), path).to.match(type);
+      expect(res.headers.get('content-security-policy'), path).to.equal(STATIC_CONTENT_SECURITY_POLICY);
+      expect(res.headers.get('x-content-type-options'), path).to.equal('nosniff');
+      expect(res.headers.get('x-request-id'), path).to.be.a('string');
+      expect(res.text, path).to.include(start);
+    }
+    const head = await service.call('HEAD', '/');
+    expect(head.status).to.equal(200);
+    expect(head.text).to.equal('');
+  });
+
+  it('leaves the API alone: its headers, the JSON 404, the 405', async () => {
+    const health = await service.call('GET', '/v1/health');
+    expect(health.status).to.equal(200);
+    expect(health.headers.get('content-security-policy')).to.equal(API_CSP);
+    for (const path of ['/nope', '/api/nope', '/../package.json', '/%2e%2e/package.json', '/.gitignore', '/public/index.html', '/%E0%A4%A']) {
+      const res = await service.call('GET', path);
+      expect(res.status, path).to.equal(404);
+      expect(res.headers.get('content-type'), path).to.match(/^application\/json/);
+      expect(res.headers.get('content-security-policy'), path).to.equal(API_CSP);
+      expect(res.json.status, path).to.equal('error');
+      expect(res.json.detail, path).to.be.a('string').and.not.equal('');
+    }
+    const wrongMethod = await service.call('GET', '/api/chat/saveMessage');
+    expect(wrongMethod.status).to.equal(405);
+    expect(wrongMethod.headers.get('allow')).to.equal('POST');
+    const postToPage = await service.call('POST', '/', { body: {} });
+    expect(postToPage.status).to.equal(404);
+    expect(postToPage.json.status).to.equal('error');
+  });
+});
+
+describe('demo page in Chromium', function () {
+  this.timeout(30_000);
+
+  let service: TestService;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string | undefined;
+  const problems: string[] = [];
+  const userId = `demo-${Date.now().toString(36)}`;
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      if (process.env.CI) throw new Error(`Chromium is required in CI and is not installed at ${CHROMIUM} (apt-get install -y chromium)`);
+      console.warn(`      (skipped: no Chromium at ${CHROMIUM}; install it with apt-get install -y chromium, or set CHROMIUM_PATH)`);
+      this.skip();
+    }
+    service = await startTestService({ OFFLINE_STREAM_DELAY_MS: '20' });
+    profile = mkdtempSync(join(tmpdir(), 'demo-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 800 },
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(10_000);
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // A refused CSP directive or a script error shows here; an HTTP error status of a fetch the
+      // page handles (the speech endpoint, say) is only Chromium's "Failed to load resource".
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+    });
+  });
+
+  after(async () => {
+    await context?.close();
+    await service?.stop();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  /**
+   * Polls an expression in the page until it is truthy. (Playwright's waitForFunction compiles
+   * its predicate with eval inside the page, which the page's CSP rightly refuses; evaluate()
+   * goes through the DevTools protocol instead.)
+   */
+  const waitUntil = async (expression: string, timeoutMs = 10_000): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (await page.evaluate(expression)) return;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${expression}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  const loadMessages = async (conversationId: string): Promise<StoredMessage[]> => {
+    const res = await service.post('/api/chat/loadMessages', { user_id: userId, conversation_id: conversationId, limit: 500 });
+    expect(res.status).to.equal(200);
+    return res.json.messages as StoredMessage[];
+  };
+
+  const currentConversationId = async (): Promise<string> => {
+    const hash = new URL(page.url()).hash.slice(1);
+    const id = new URLSearchParams(hash).get('conversation');
+    expect(id, `the page URL names the conversation: ${page.url()}`).to.be.a('string');
+    return id as string;
+  };
+
+  /** Types a message, sends it with Enter and waits for the reply to finish streaming. */
+  const sendAndWait = async (text: string, replies: number) => {
+    await page.locator('#composer-text').fill(text);
+    await page.locator('#composer-text').press('Enter');
+    await waitUntil(
+      `document.querySelectorAll('#message-list .message--assistant[data-message-id]:not([data-streaming])').length === ${replies}`,
+    );
+    await expectSendReady();
+  };
+
+  const expectSendReady = async () => {
+    await waitUntil(`!document.querySelector('#send').disabled && document.querySelector('#stop').hidden`);
+  };
+
+  it('opens, shows the persona and the graph database status', async () => {
+    await page.goto(`${service.url}/`);
+    const persona = (await service.call('GET', '/api/ai/traits')).json;
+    expect(persona.name).to.be.a('string').and.not.equal('');
+    await waitUntil(`document.querySelector('#persona-name').textContent === ${JSON.stringify(persona.name)}`);
+    expect(await page.locator('#persona-description').textContent()).to.equal(persona.description);
+    expect(await page.locator('#persona-traits meter').count()).to.equal(5);
+    await waitUntil(`document.querySelector('#graph-status').dataset.state !== 'unknown'`);
+    expect(await page.locator('#graph-status').getAttribute('data-state')).to.equal('disabled');
+    expect(await page.locator('#graph-status').textContent()).to.match(/^Disabled: no graph database is configured/);
+    expect(await page.locator('#composer-text').isDisabled(), 'no user yet: nothing to send').to.equal(true);
+  });
+
+  it('takes a user name and streams a reply as it arrives', async () => {
+    await page.locator('#user-name').fill(userId);
+    await page.locator('#user-name').press('Enter');
+    await waitUntil(`!document.querySelector('#composer-text').disabled`);
+    await waitUntil(`document.activeElement === document.querySelector('#composer-text')`);
+
+    // Record the streaming reply's text length and live-region attributes at every DOM change.
+    await page.evaluate(`(() => {
+      window.__reply = { lengths: [], live: new Set() };
+      new MutationObserver(() => {
+        const text = document.querySelector('#message-list [data-streaming="true"] .message__text');
+        if (!text) return;
+        window.__reply.lengths.push(text.textContent.length);
+        window.__reply.live.add(text.getAttribute('aria-live'));
+      }).observe(document.querySelector('#message-list'), { childList: true, subtree: true, characterData: true });
+    })()`);
+
+    await sendAndWait('Hello! Who are you?', 1);
+
+    const seen = (await page.evaluate(`({ lengths: window.__reply.lengths, live: [...window.__reply.live] })`)) as {
+      lengths: number[];
+      live: string[];
+    };
+    const distinct = [...new Set(seen.lengths)].filter((length) => length > 0);
+    expect(distinct.length, `intermediate lengths seen: ${seen.lengths.join(', ')}`).to.be.greaterThan(2);
+    expect(distinct, 'the reply only grows').to.deep.equal([...distinct].sort((a, b) => a - b));
+    expect(seen.live).to.deep.equal(['polite']);
+
+    const conversationId = await currentConversationId();
+    const stored = await loadMessages(conversationId);
+    expect(stored.map((m) => m.role)).to.deep.equal(['user', 'assistant']);
+    const reply = page.locator('#message-list .message--assistant');
+    expect(await reply.locator('.message__text').textContent()).to.equal(stored[1]!.text);
+    expect(stored[1]!.text.length).to.equal(distinct.at(-1));
+    expect(await reply.getAttribute('data-message-id')).to.equal(stored[1]!.message_id);
+    expect(await page.locator('#message-list .message--user').getAttribute('data-message-id')).to.equal(stored[0]!.message_id);
+  });
+
+  it('sends a second message and lists the conversation with its title', async () => {
+    await sendAndWait('I feel tired today', 2);
+    const conversationId = await currentConversationId();
+    const listed = (await service.call('GET', `/api/chat/conversations?user_id=${encodeURIComponent(userId)}`)).json;
+    expect(listed.conversations).to.have.length(1);
+    const title: string = listed.conversations[0].title;
+    expect(title).to.match(/^Hello/);
+    const entry = page.locator(`#conversation-list button.conversation[data-conversation-id="${conversationId}"]`);
+    await waitUntil(
+      `document.querySelector('#conversation-list button.conversation[aria-current="true"] .conversation__meta')?.textContent.startsWith('4 messages')`,
+    );
+    expect(await entry.locator('.conversation__title').textContent()).to.equal(title);
+    expect(await entry.getAttribute('aria-current')).to.equal('true');
+    expect(await page.locator('#chat-title').textContent()).to.equal(title);
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'demo.png') });
+  });
+
+  it('shows the stored messages again after a reload', async () => {
+    const conversationId = await currentConversationId();
+    await page.reload();
+    await waitUntil(`document.querySelectorAll('#message-list [data-message-id]').length === 4`);
+    expect(await page.locator('#user-name').inputValue(), 'the user name is remembered').to.equal(userId);
+    const stored = await loadMessages(conversationId);
+    const shown = await page.evaluate(
+      `[...document.querySelectorAll('#message-list [data-message-id]')].map((item) =>
+        ({ id: item.dataset.messageId, role: item.dataset.role, text: item.querySelector('.message__text').textContent }))`,
+    );
+    expect(shown).to.deep.equal(stored.map((m) => ({ id: m.message_id, role: m.role, text: m.text })));
+  });
+
+  it('deletes a message', async () => {
+    const conversationId = await currentConversationId();
+    const before = await loadMessages(conversationId);
+    const victim = before[1]!; // the first reply
+    await page.locator(`#message-list [data-message-id="${victim.message_id}"] .message__delete`).click();
+    await waitUntil(`document.querySelectorAll('#message-list [data-message-id]').length === 3`);
+    expect(await page.locator(`#message-list [data-message-id="${victim.message_id}"]`).count()).to.equal(0);
+    const after = await loadMessages(conversationId);
+    expect(after.map((m) => m.message_id)).to.deep.equal(before.filter((m) => m !== victim).map((m) => m.message_id));
+  });
+
+  it('plays a reply aloud, or shows why it cannot', async () => {
+    const reply = page.locator('#message-list .message--assistant[data-message-id]').first();
+    await reply.locator('.message__play').click();
+    await waitUntil(
+      `(() => {
+        const item = document.querySelector('#message-list .message--assistant[data-message-id]');
+        const note = item.querySelector('.message__note.is-error');
+        return Boolean(item.querySelector('audio')?.src.startsWith('blob:') || note?.textContent);
+      })()`,
+    );
+    const tts = await service.call('GET', `/api/tts?message_id=${await reply.getAttribute('data-message-id')}`);
+    if (tts.status === 200) {
+      expect(await reply.locator('audio').count()).to.equal(1);
+    } else {
+      expect(await reply.locator('.message__note').textContent()).to.equal(`Speech: ${tts.json.detail}`);
+    }
+  });
+
+  it('loads older messages when scrolled up, keeping the place', async () => {
+    const conversationId = `long-${Date.now().toString(36)}`;
+    const messages = Array.from({ length: 75 }, (_, i) => ({
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      text: `Message number ${i + 1}`,
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    }));
+    const saved = await service.post('/api/chat/saveSession', { user_id: userId, conversation_id: conversationId, title: 'A long talk', messages });
+    expect(saved.status).to.equal(201);
+    await page.reload();
+    await page.locator(`#conversation-list button.conversation[data-conversation-id="${conversationId}"]`).click();
+    await waitUntil(`document.querySelectorAll('#message-list [data-message-id]').length === 30`);
+    const firstText = `document.querySelector('#message-list [data-message-id] .message__text').textContent`;
+    expect(await page.evaluate(firstText)).to.equal('Message number 46');
+
+    // Scroll to the top: the next page arrives above, and the message that was first stays in view.
+    const anchorTop = `document.querySelector('#message-list [data-message-id]').getBoundingClientRect().top`;
+    await page.evaluate(`window.__anchor = document.querySelector('#message-list [data-message-id]'); document.querySelector('#message-scroller').scrollTop = 0`);
+    const before = (await page.evaluate(`window.__anchor.getBoundingClientRect().top`)) as number;
+    await waitUntil(`document.querySelectorAll('#message-list [data-message-id]').length === 60`);
+    const after = (await page.evaluate(`window.__anchor.getBoundingClientRect().top`)) as number;
+    expect(Math.abs(after - before), 'the message that was first did not move').to.be.lessThan(2);
+    expect(await page.evaluate(firstText)).to.equal('Message number 16');
+    expect(await page.evaluate(anchorTop), 'the older messages are above the view').to.be.lessThan(0);
+
+    await page.evaluate(`document.querySelector('#message-scroller').scrollTop = 0`);
+    await waitUntil(`document.querySelectorAll('#message-list [data-message-id]').length === 75`);
+    expect(await page.evaluate(firstText)).to.equal('Message number 1');
+    expect(await page.locator('#load-older').isHidden()).to.equal(true);
+    const texts = await page.locator('#message-list [data-message-id] .message__text').allTextContents();
+    expect(texts).to.deep.equal(messages.map((m) => m.text));
+  });
+
+  it('shows an error event, a refused message and a speech failure in the conversation', async () => {
+    const conversationId = await currentConversationId();
+    // A model that fails half-way (the service's own failures are tested in test/http).
+    await page.route('**/v1/chat/stream', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/event-stream; charset=utf-8',
+        body: [
+          `event: start\ndata: ${JSON.stringify({ conversation_id: conversationId, user_message_id: 'u-fake', message_id: 'a-fake' })}\n\n`,
+          ': ping\n\n',
+          'event: delta\ndata: {"text":"Half a "}\n\n',
+          'event: error\ndata: {"detail":"the language model answered 500 Internal Server Error","status":"error"}\n\n',
+        ].join(''),
+      }),
+    );
+    await page.locator('#composer-text').fill('Are you there?');
+    await page.locator('#composer-text').press('Enter');
+    await waitUntil(`document.querySelector('#message-list .message--error')?.textContent === 'Error: the language model answered 500 Internal Server Error'`);
+    await expectSendReady();
+    const partial = page.locator('#message-list [data-message-id="a-fake"]');
+    expect(await partial.locator('.message__text').textContent()).to.equal('Half a ');
+    expect(await partial.getAttribute('data-finish-reason')).to.equal('error');
+    expect(await page.locator('#message-list .message--error').getAttribute('role')).to.equal('alert');
+    await page.unroute('**/v1/chat/stream');
+
+    // Refused before anything is stored: the error shows and the text comes back to be edited.
+    const tooLong = 'x'.repeat(32_001);
+    await page.locator('#composer-text').fill(tooLong);
+    await page.locator('#composer-text').press('Enter');
+    await waitUntil(`document.querySelectorAll('#message-list .message--error').length === 2`);
+    await expectSendReady();
+    expect(await page.locator('#message-list .message--error').last().textContent()).to.match(/^Error: text: /);
+    expect(await page.locator('#composer-text').inputValue()).to.equal(tooLong);
+    await page.locator('#composer-text').fill('');
+
+    // Speech that cannot be made: the JSON detail is shown beside the button.
+    await page.route('**/api/tts?*', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"no speech engine is available","status":"error"}' }),
+    );
+    const reply = page.locator('#message-list .message--assistant[data-message-id]').last();
+    await reply.locator('.message__play').click();
+    await waitUntil(`[...document.querySelectorAll('#message-list .message__note.is-error')].some((note) => note.textContent === 'Speech: no speech engine is available')`);
+    expect(await reply.locator('.message__play').textContent()).to.equal('Play aloud (unavailable)');
+    await page.unroute('**/api/tts?*');
+  });
+
+  it('logged no script errors and no refused resources', () => {
+    expect(problems).to.deep.equal([]);
+  });
+});
