@@ -1,0 +1,182 @@
+import { readFile } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import { SpeechEngineFailedError } from '../../../domain/errors.js';
+import { espeakFiles, lameModuleUrl } from './engine-files.js';
+import { ESPEAK_WORKER_SOURCE } from './espeak-worker-source.js';
+
+export type WorkerJob =
+  | { kind: 'espeak'; args: string[]; input: string }
+  | { kind: 'mp3'; pcm: ArrayBuffer; sampleRate: number; kbps: number };
+
+export interface EspeakReply {
+  status: number;
+  stdout: string[];
+  stderr: string[];
+  output: Uint8Array | null;
+}
+
+export interface Mp3Reply {
+  output: Uint8Array;
+}
+
+interface Task {
+  id: number;
+  job: WorkerJob;
+  transfer: ArrayBuffer[];
+  resolve(reply: unknown): void;
+  reject(error: unknown): void;
+  signal: AbortSignal | undefined;
+  onAbort(): void;
+}
+
+interface Slot {
+  worker: Worker;
+  task: Task | undefined;
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+/** A compiled WebAssembly.Module, opaque here: the project's lib settings carry no WebAssembly types. */
+type CompiledModule = object;
+const { WebAssembly } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledModule> } };
+
+let compiled: Promise<CompiledModule> | undefined;
+
+/** Workers run at a lower priority than the event loop (Linux; elsewhere at the same). */
+const WORKER_NICE = 10;
+
+/** eSpeak NG's WebAssembly (18 MB, its voice data embedded), compiled once per process. */
+function espeakModule(): Promise<CompiledModule> {
+  compiled ??= (async () => WebAssembly.compile(await readFile(espeakFiles().wasmPath)))().catch((error: unknown) => {
+    compiled = undefined;
+    throw new SpeechEngineFailedError(`eSpeak NG could not be loaded: ${(error as Error).message}`);
+  });
+  return compiled;
+}
+
+/**
+ * At most `size` worker threads running eSpeak NG and LAME, so synthesis never holds up the
+ * event loop. Workers start when needed and stop after `idleMs` without work (each may hold
+ * a few hundred MB until its garbage is collected). A job whose signal aborts is dropped
+ * from the queue, or its worker is terminated mid-run.
+ */
+export class EspeakWorkerPool {
+  private readonly slots = new Set<Slot>();
+  private readonly idle: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+  private wasmModule: CompiledModule | undefined;
+
+  constructor(
+    private readonly size: number,
+    private readonly idleMs = 30_000,
+  ) {}
+
+  espeak(args: string[], input: string, signal?: AbortSignal): Promise<EspeakReply> {
+    return this.run({ kind: 'espeak', args, input }, [], signal) as Promise<EspeakReply>;
+  }
+
+  /** Encodes the samples; their buffer is handed to the worker (unusable afterwards here). */
+  mp3(samples: Int16Array, sampleRate: number, kbps: number, signal?: AbortSignal): Promise<Mp3Reply> {
+    const pcm = samples.byteOffset === 0 && samples.byteLength === samples.buffer.byteLength
+      ? (samples.buffer as ArrayBuffer)
+      : (samples.slice().buffer as ArrayBuffer);
+    return this.run({ kind: 'mp3', pcm, sampleRate, kbps }, [pcm], signal) as Promise<Mp3Reply>;
+  }
+
+  /** Rejects queued work and terminates every worker. */
+  close(): void {
+    this.closed = true;
+    for (const task of this.queue.splice(0)) this.settle(task).reject(new SpeechEngineFailedError('the speech engine is shutting down'));
+    for (const slot of [...this.slots]) this.retire(slot, 'the speech engine is shutting down');
+  }
+
+  private async run(job: WorkerJob, transfer: ArrayBuffer[], signal?: AbortSignal): Promise<unknown> {
+    signal?.throwIfAborted();
+    if (this.closed) throw new SpeechEngineFailedError('the speech engine is shutting down');
+    this.wasmModule ??= await espeakModule();
+    signal?.throwIfAborted();
+    return new Promise((resolve, reject) => {
+      const task: Task = { id: this.nextId++, job, transfer, resolve, reject, signal, onAbort: () => this.abort(task) };
+      signal?.addEventListener('abort', task.onAbort, { once: true });
+      this.queue.push(task);
+      this.pump();
+    });
+  }
+
+  /** Hands queued jobs to idle workers, starting workers up to the pool's size. */
+  private pump(): void {
+    while (this.queue.length > 0 && !this.closed && this.wasmModule) {
+      let slot = this.idle.pop();
+      if (!slot) {
+        if (this.slots.size >= this.size) return;
+        slot = this.spawn(this.wasmModule);
+      }
+      const task = this.queue.shift()!;
+      clearTimeout(slot.idleTimer);
+      slot.task = task;
+      slot.worker.ref();
+      slot.worker.postMessage({ id: task.id, ...task.job }, task.transfer);
+    }
+  }
+
+  private spawn(wasmModule: CompiledModule): Slot {
+    const workerData = { espeakUrl: espeakFiles().moduleUrl, lameUrl: lameModuleUrl(), wasmModule, nice: WORKER_NICE };
+    const worker = new Worker(ESPEAK_WORKER_SOURCE, { eval: true, workerData });
+    const slot: Slot = { worker, task: undefined, idleTimer: undefined };
+    this.slots.add(slot);
+    worker.on('message', (reply: { id: number; ok: boolean; detail?: string }) => this.answer(slot, reply));
+    worker.on('error', (error) => this.retire(slot, `the synthesis worker failed: ${error.message}`));
+    worker.on('exit', (code) => this.retire(slot, `the synthesis worker stopped (exit code ${code})`));
+    return slot;
+  }
+
+  private answer(slot: Slot, reply: { id: number; ok: boolean; detail?: string }): void {
+    const task = slot.task;
+    if (!task || task.id !== reply.id) return;
+    slot.task = undefined;
+    const { resolve, reject } = this.settle(task);
+    if (reply.ok) resolve(reply);
+    else reject(new SpeechEngineFailedError(`eSpeak NG failed: ${reply.detail}`));
+    this.release(slot);
+  }
+
+  private release(slot: Slot): void {
+    if (!this.slots.has(slot)) return;
+    slot.worker.unref();
+    slot.idleTimer = setTimeout(() => this.retire(slot), this.idleMs);
+    slot.idleTimer.unref();
+    this.idle.push(slot);
+    this.pump();
+  }
+
+  private abort(task: Task): void {
+    const queued = this.queue.indexOf(task);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    const running = [...this.slots].find((slot) => slot.task === task);
+    if (running) {
+      running.task = undefined;
+      this.retire(running);
+    }
+    this.settle(task).reject(task.signal?.reason);
+  }
+
+  /** Stops a worker; the job it was running, if any, fails with `detail`. */
+  private retire(slot: Slot, detail = 'the synthesis worker was stopped'): void {
+    if (!this.slots.delete(slot)) return;
+    clearTimeout(slot.idleTimer);
+    const idleAt = this.idle.indexOf(slot);
+    if (idleAt >= 0) this.idle.splice(idleAt, 1);
+    slot.worker.removeAllListeners('exit');
+    void slot.worker.terminate().catch(() => {});
+    if (slot.task) this.settle(slot.task).reject(new SpeechEngineFailedError(detail));
+    slot.task = undefined;
+    this.pump();
+  }
+
+  /** Detaches the abort listener, so a task settles once. */
+  private settle(task: Task): Pick<Task, 'resolve' | 'reject'> {
+    task.signal?.removeEventListener('abort', task.onAbort);
+    return { resolve: task.resolve, reject: task.reject };
+  }
+}
