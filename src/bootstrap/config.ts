@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { LLM_ENVIRONMENT, llmConfigFrom, type LlmConfig } from './llm-config.js';
+import { DEPENDENCY_ENVIRONMENT, graphConfigFrom, readinessConfigFrom, type GraphConfig, type ReadinessConfig } from './dependency-config.js';
+import { TTS_ENVIRONMENT, ttsConfigFrom, type TtsConfig } from './tts-config.js';
 
 const integer = (min: number, max: number, fallback: number) =>
   z.coerce
@@ -27,6 +30,10 @@ const environmentSchema = z.object({
   OFFLINE_STREAM_DELAY_MS: integer(0, 10_000, 15),
   READINESS_TIMEOUT_MS: integer(100, 60_000, 2000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 10_000),
+  SSE_PING_INTERVAL_MS: integer(10, 15_000, 15_000),
+  ...LLM_ENVIRONMENT,
+  ...DEPENDENCY_ENVIRONMENT,
+  ...TTS_ENVIRONMENT,
   DATABASE_URL: z
     .string()
     .trim()
@@ -46,8 +53,18 @@ export interface Config {
   offlineStreamDelayMs: number;
   readinessTimeoutMs: number;
   shutdownTimeoutMs: number;
+  /** Longest silence on an event stream before a `: ping` comment. */
+  ssePingIntervalMs: number;
+  /** The language model: the offline assistant, or an OpenAI-compatible server. */
+  llm: LlmConfig;
   /** PostgreSQL, when DATABASE_URL is set; else the in-memory store. */
   database: { url: string; poolMax: number; timeoutMs: number } | null;
+  /** The graph database (Neo4j), when NEO4J_URI is set. */
+  graph: GraphConfig | null;
+  /** Which dependencies /v1/health/ready requires, and how long remote results are reused. */
+  readiness: ReadinessConfig;
+  /** Text to speech: the embedded eSpeak NG, or an OpenAI-compatible speech API. */
+  tts: TtsConfig;
 }
 
 export class ConfigInvalidError extends Error {}
@@ -66,6 +83,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     throw new ConfigInvalidError(`invalid configuration: ${name} ${issue.message} (got ${shown})`);
   }
   const env = parsed.data;
+  const llm = llmConfigFrom(env);
+  if (typeof llm === 'string') throw new ConfigInvalidError(`invalid configuration: ${llm}`);
   return {
     port: env.PORT,
     host: env.HOST,
@@ -76,8 +95,13 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     offlineStreamDelayMs: env.OFFLINE_STREAM_DELAY_MS,
     readinessTimeoutMs: env.READINESS_TIMEOUT_MS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    ssePingIntervalMs: env.SSE_PING_INTERVAL_MS,
+    llm,
     database: env.DATABASE_URL
       ? { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeoutMs: env.DATABASE_TIMEOUT_MS }
       : null,
+    graph: graphConfigFrom(env),
+    readiness: readinessConfigFrom(env),
+    tts: ttsConfigFrom(env),
   };
 }

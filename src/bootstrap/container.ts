@@ -2,23 +2,29 @@ import { readFileSync } from 'node:fs';
 import { Container, type ServiceIdentifier } from 'inversify';
 import { pino } from 'pino';
 import { ChatTurns } from '../application/services/chat-turns.js';
-import { GraphDatabaseCheck } from '../application/services/graph-database-check.js';
+import { SpeechAudio } from '../application/services/speech-audio.js';
+import { SpeechVoices } from '../application/services/speech-voices.js';
 import { CheckReadiness } from '../application/use-cases/check-readiness.js';
 import { DeleteMessages } from '../application/use-cases/delete-messages.js';
 import { GetGraphStatus } from '../application/use-cases/get-graph-status.js';
 import { GetHealth } from '../application/use-cases/get-health.js';
 import { GetPersona } from '../application/use-cases/get-persona.js';
 import { ListConversations } from '../application/use-cases/list-conversations.js';
+import { ListSpeechVoices } from '../application/use-cases/list-speech-voices.js';
 import { LoadMessages } from '../application/use-cases/load-messages.js';
 import { SaveMessage } from '../application/use-cases/save-message.js';
 import { SaveSession } from '../application/use-cases/save-session.js';
 import { SendChatMessage } from '../application/use-cases/send-chat-message.js';
-import { DisabledGraphStatusProbe } from '../adapters/graph/disabled-graph-status-probe.js';
+import { StreamChatReply } from '../application/use-cases/stream-chat-reply.js';
+import { SynthesizeSpeech } from '../application/use-cases/synthesize-speech.js';
+import { LruSpeechCache } from '../adapters/tts/cache/lru-speech-cache.js';
+import { closeSpeechSynthesizer, speechSynthesizerFor } from './speech.js';
 import type { UseCases } from '../adapters/http/use-cases.js';
-import { OfflineChatModel } from '../adapters/llm/offline/offline-chat-model.js';
+import { chatModelFor } from './chat-model.js';
 import { InMemoryUnitOfWork } from '../adapters/persistence/memory/in-memory-unit-of-work.js';
 import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { databaseCheck, openMigratedDatabase } from './database.js';
+import { closeGraphStatusProbe, graphStatusProbeFor, modelHealthProbeFor, readinessChecks } from './dependencies.js';
 import { JsonFilePersonaSource } from '../adapters/persona/json-file-persona-source.js';
 import { SystemClock } from '../adapters/system/system-clock.js';
 import { UuidV7IdGenerator } from '../adapters/system/uuid-v7-id-generator.js';
@@ -53,15 +59,24 @@ export function buildContainer(config: Config, overrides: AdapterOverrides = {})
     return overrides.unitOfWork ?? (orm ? new MikroOrmUnitOfWork(orm) : new InMemoryUnitOfWork());
   });
   single(TOKENS.PersonaSource, () => overrides.personaSource ?? new JsonFilePersonaSource(config.personaFile));
-  single(TOKENS.ChatModel, () => overrides.chatModel ?? new OfflineChatModel({ streamDelayMs: config.offlineStreamDelayMs }));
-  single(TOKENS.GraphStatusProbe, () => overrides.graphStatusProbe ?? new DisabledGraphStatusProbe());
+  single(TOKENS.ChatModel, () => overrides.chatModel ?? chatModelFor(config));
+  c.bind(TOKENS.GraphStatusProbe)
+    .toDynamicValue(() => overrides.graphStatusProbe ?? graphStatusProbeFor(config, c.get(TOKENS.Logger), `assistant-backend/${VERSION}`))
+    .inSingletonScope()
+    .onDeactivation(closeGraphStatusProbe);
   single(TOKENS.DependencyChecks, () =>
-    overrides.dependencyChecks ?? [databaseCheck(c.get(TOKENS.Database)), new GraphDatabaseCheck(c.get(TOKENS.GraphStatusProbe), false)],
+    overrides.dependencyChecks ??
+    readinessChecks(
+      config,
+      { database: databaseCheck(c.get(TOKENS.Database)), graph: c.get(TOKENS.GraphStatusProbe), model: modelHealthProbeFor(config) },
+      c.get(TOKENS.Clock),
+    ),
   );
 
   const get = <T>(id: ServiceIdentifier<T>): T => c.get(id);
   single(ChatTurns, () => new ChatTurns(get(TOKENS.UnitOfWork), get(TOKENS.PersonaSource), get(TOKENS.Clock), get(TOKENS.IdGenerator), get(TOKENS.ChatSettings)));
   c.bind(SendChatMessage).toDynamicValue(() => new SendChatMessage(get(ChatTurns), get(TOKENS.ChatModel)));
+  c.bind(StreamChatReply).toDynamicValue(() => new StreamChatReply(get(ChatTurns), get(TOKENS.ChatModel)));
   c.bind(SaveMessage).toDynamicValue(() => new SaveMessage(get(TOKENS.UnitOfWork), get(TOKENS.Clock), get(TOKENS.IdGenerator)));
   c.bind(LoadMessages).toDynamicValue(() => new LoadMessages(get(TOKENS.UnitOfWork)));
   c.bind(DeleteMessages).toDynamicValue(() => new DeleteMessages(get(TOKENS.UnitOfWork)));
@@ -71,6 +86,17 @@ export function buildContainer(config: Config, overrides: AdapterOverrides = {})
   c.bind(CheckReadiness).toDynamicValue(() => new CheckReadiness(get(TOKENS.DependencyChecks), config.readinessTimeoutMs));
   c.bind(GetPersona).toDynamicValue(() => new GetPersona(get(TOKENS.PersonaSource)));
   c.bind(GetGraphStatus).toDynamicValue(() => new GetGraphStatus(get(TOKENS.GraphStatusProbe)));
+
+  // Text to speech: the engine's workers stop with the container (unless a caller supplied the engine).
+  c.bind(TOKENS.SpeechSynthesizer)
+    .toDynamicValue(() => overrides.speechSynthesizer ?? speechSynthesizerFor(config.tts))
+    .inSingletonScope()
+    .onDeactivation((engine) => (overrides.speechSynthesizer ? undefined : closeSpeechSynthesizer(engine)));
+  single(TOKENS.SpeechCache, () => overrides.speechCache ?? new LruSpeechCache(config.tts.cacheBytes));
+  single(SpeechVoices, () => new SpeechVoices(get(TOKENS.SpeechSynthesizer), get(TOKENS.PersonaSource)));
+  single(SpeechAudio, () => new SpeechAudio(get(TOKENS.SpeechSynthesizer), get(TOKENS.SpeechCache), config.tts));
+  c.bind(SynthesizeSpeech).toDynamicValue(() => new SynthesizeSpeech(get(TOKENS.UnitOfWork), get(SpeechVoices), get(SpeechAudio)));
+  c.bind(ListSpeechVoices).toDynamicValue(() => new ListSpeechVoices(get(SpeechVoices)));
   return c;
 }
 
@@ -78,6 +104,7 @@ export function buildContainer(config: Config, overrides: AdapterOverrides = {})
 export function useCasesFrom(c: Container): UseCases {
   return {
     sendChatMessage: () => c.get(SendChatMessage),
+    streamChatReply: () => c.get(StreamChatReply),
     saveMessage: () => c.get(SaveMessage),
     loadMessages: () => c.get(LoadMessages),
     deleteMessages: () => c.get(DeleteMessages),
@@ -87,5 +114,7 @@ export function useCasesFrom(c: Container): UseCases {
     checkReadiness: () => c.get(CheckReadiness),
     getPersona: () => c.get(GetPersona),
     getGraphStatus: () => c.get(GetGraphStatus),
+    synthesizeSpeech: () => c.get(SynthesizeSpeech),
+    listSpeechVoices: () => c.get(ListSpeechVoices),
   };
 }

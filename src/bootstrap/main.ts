@@ -1,7 +1,9 @@
 import { pino } from 'pino';
 import { PersonaFileInvalidError } from '../adapters/persona/json-file-persona-source.js';
+import { describeChatModel } from './chat-model.js';
 import { ConfigInvalidError, loadConfig } from './config.js';
 import { DatabaseStartError } from './database.js';
+import { describeGraphDatabase } from './dependencies.js';
 import { startService } from './server.js';
 
 /** `npm start`: serve until SIGTERM or SIGINT, then shut down gracefully and exit 0. */
@@ -10,6 +12,9 @@ async function main(): Promise<void> {
   const logger = pino({ level: config.logLevel });
   const service = await startService(config, { logger });
   if (!config.database) logger.info({ store: 'in-memory' }, 'store: in memory (data is lost on restart; set DATABASE_URL for PostgreSQL)');
+  const chatModel = describeChatModel(config);
+  logger.info({ chatModel }, `language model: ${chatModel.provider === 'offline' ? 'the offline assistant' : `${chatModel.model} at ${chatModel.server}`}`);
+  logger.info({ graph: describeGraphDatabase(config) }, `graph database: ${describeGraphDatabase(config)}`);
   logger.info({ url: service.url }, `listening on ${config.host}:${config.port}`);
 
   const shutdown = (signal: string) => {

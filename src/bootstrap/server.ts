@@ -32,7 +32,8 @@ export async function startService(config: Config, overrides: AdapterOverrides =
     logger,
     settings: { bodyLimitBytes: config.bodyLimitBytes, maxTextLength: config.chat.maxTextLength, ssePingIntervalMs: config.ssePingIntervalMs },
   });
-  const server = createServer(app.callback());
+  // 64 KiB of headers (Node's default is 16): GET /api/tts?text= may carry 4,096 characters, percent-encoded.
+  const server = createServer({ maxHeaderSize: 64 * 1024 }, app.callback());
   server.on('clientError', answerUnparsableRequest);
   server.listen(config.port, config.host);
   await once(server, 'listening');

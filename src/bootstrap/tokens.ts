@@ -5,6 +5,8 @@ import type { DependencyCheck } from '../application/ports/dependency-check.js';
 import type { GraphStatusProbe } from '../application/ports/graph-status-probe.js';
 import type { IdGenerator } from '../application/ports/id-generator.js';
 import type { PersonaSource } from '../application/ports/persona-source.js';
+import type { SpeechCache } from '../application/ports/speech-cache.js';
+import type { SpeechSynthesizer } from '../application/ports/speech-synthesizer.js';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { ChatSettings } from '../application/settings.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -25,6 +27,8 @@ export const TOKENS = {
   PersonaSource: token<PersonaSource>('PersonaSource'),
   GraphStatusProbe: token<GraphStatusProbe>('GraphStatusProbe'),
   DependencyChecks: token<DependencyCheck[]>('DependencyChecks'),
+  SpeechSynthesizer: token<SpeechSynthesizer>('SpeechSynthesizer'),
+  SpeechCache: token<SpeechCache>('SpeechCache'),
   /** The MikroORM instance when DATABASE_URL is set, else null; resolved once, asynchronously, at start. */
   Database: token<MikroORM | null>('Database'),
 } as const;
@@ -38,5 +42,7 @@ export interface AdapterOverrides {
   personaSource?: PersonaSource;
   graphStatusProbe?: GraphStatusProbe;
   dependencyChecks?: DependencyCheck[];
+  speechSynthesizer?: SpeechSynthesizer;
+  speechCache?: SpeechCache;
   logger?: Logger;
 }

@@ -7,16 +7,21 @@ import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { staticFiles } from './middleware/static-files.js';
 import { chatRoutes } from './routes/chat-routes.js';
 import { personaRoutes } from './routes/persona-routes.js';
 import { statusRoutes } from './routes/status-routes.js';
 import { storageRoutes } from './routes/storage-routes.js';
+import { streamRoutes } from './routes/stream-routes.js';
+import { ttsRoutes } from './routes/tts-routes.js';
 import { requestSchemas } from './schemas.js';
 import type { UseCases } from './use-cases.js';
 
 export interface HttpSettings {
   bodyLimitBytes: number;
   maxTextLength: number;
+  /** Longest silence on an event stream before a `: ping` comment; 15 s when not given. */
+  ssePingIntervalMs?: number;
 }
 
 export interface HttpDependencies {
@@ -35,9 +40,11 @@ export function createApp({ useCases, ids, logger, settings }: HttpDependencies)
   const json = jsonBody(settings.bodyLimitBytes);
 
   chatRoutes(router, useCases, schemas, json);
+  streamRoutes(router, useCases, schemas, json, { logger, maxTextLength: settings.maxTextLength, pingIntervalMs: settings.ssePingIntervalMs ?? 15_000 });
   storageRoutes(router, useCases, schemas, json);
   statusRoutes(router, useCases);
   personaRoutes(router, useCases);
+  ttsRoutes(router, useCases, json);
 
   app.use(requestId(ids));
   app.use(accessLog(logger));
@@ -45,5 +52,6 @@ export function createApp({ useCases, ids, logger, settings }: HttpDependencies)
   app.use(errorHandler(logger));
   app.use(router.routes());
   app.use(router.allowedMethods());
+  app.use(staticFiles()); // the demo page (public/), only where no route answered
   return app;
 }
