@@ -30,6 +30,12 @@ const environmentSchema = z.object({
   OFFLINE_STREAM_DELAY_MS: integer(0, 10_000, 15),
   READINESS_TIMEOUT_MS: integer(100, 60_000, 2000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 10_000),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((list) => list.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''))
+    .pipe(z.array(z.union([z.literal('*'), z.url({ error: 'must list origins such as https://app.example.com, comma-separated' })]))),
   SSE_PING_INTERVAL_MS: integer(10, 15_000, 15_000),
   ...LLM_ENVIRONMENT,
   ...DEPENDENCY_ENVIRONMENT,
@@ -47,6 +53,10 @@ export interface Config {
   port: number;
   host: string;
   logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
+  /** JSON lines, or readable lines; `auto` is readable in a terminal. */
+  logFormat: 'auto' | 'json' | 'pretty';
+  /** Origins allowed to call the API from a browser; none by default. */
+  corsOrigins: string[];
   bodyLimitBytes: number;
   chat: { maxTextLength: number; historyMessages: number; historyChars: number };
   personaFile: string | undefined;
@@ -89,6 +99,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     port: env.PORT,
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
+    corsOrigins: env.CORS_ORIGINS,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     chat: { maxTextLength: env.MAX_TEXT_LENGTH, historyMessages: env.HISTORY_MESSAGES, historyChars: env.HISTORY_CHARS },
     personaFile: env.PERSONA_FILE,

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { Container, type ServiceIdentifier } from 'inversify';
-import { pino } from 'pino';
 import { ChatTurns } from '../application/services/chat-turns.js';
 import { SpeechAudio } from '../application/services/speech-audio.js';
 import { SpeechVoices } from '../application/services/speech-voices.js';
@@ -22,6 +21,11 @@ import { closeSpeechSynthesizer, speechSynthesizerFor } from './speech.js';
 import type { UseCases } from '../adapters/http/use-cases.js';
 import { chatModelFor } from './chat-model.js';
 import { InMemoryUnitOfWork } from '../adapters/persistence/memory/in-memory-unit-of-work.js';
+import { InstrumentedChatModel } from '../adapters/metrics/instrumented-chat-model.js';
+import { InstrumentedSpeechCache, InstrumentedSpeechSynthesizer } from '../adapters/metrics/instrumented-speech.js';
+import { Metrics } from '../adapters/metrics/metrics.js';
+import { poolState } from '../adapters/persistence/mikro-orm/database.js';
+import { createLogger } from './logger.js';
 import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { databaseCheck, openMigratedDatabase } from './database.js';
 import { closeGraphStatusProbe, graphStatusProbeFor, modelHealthProbeFor, readinessChecks } from './dependencies.js';
@@ -47,7 +51,13 @@ export function buildContainer(config: Config, overrides: AdapterOverrides = {})
   constant(TOKENS.Config, config);
   constant(TOKENS.ChatSettings, config.chat);
   constant(TOKENS.StartedAt, new Date());
-  single(TOKENS.Logger, () => overrides.logger ?? pino({ level: config.logLevel }));
+  single(TOKENS.Logger, () => overrides.logger ?? createLogger(config));
+  single(TOKENS.Metrics, () => {
+    const metrics = new Metrics();
+    const orm = c.get(TOKENS.Database);
+    if (orm) metrics.watchDatabasePool(() => poolState(orm));
+    return metrics;
+  });
   single(TOKENS.Clock, () => overrides.clock ?? new SystemClock());
   single(TOKENS.IdGenerator, () => overrides.ids ?? new UuidV7IdGenerator());
   c.bind(TOKENS.Database)
@@ -59,7 +69,7 @@ export function buildContainer(config: Config, overrides: AdapterOverrides = {})
     return overrides.unitOfWork ?? (orm ? new MikroOrmUnitOfWork(orm) : new InMemoryUnitOfWork());
   });
   single(TOKENS.PersonaSource, () => overrides.personaSource ?? new JsonFilePersonaSource(config.personaFile));
-  single(TOKENS.ChatModel, () => overrides.chatModel ?? chatModelFor(config));
+  single(TOKENS.ChatModel, () => new InstrumentedChatModel(overrides.chatModel ?? chatModelFor(config), c.get(TOKENS.Metrics)));
   c.bind(TOKENS.GraphStatusProbe)
     .toDynamicValue(() => overrides.graphStatusProbe ?? graphStatusProbeFor(config, c.get(TOKENS.Logger), `assistant-backend/${VERSION}`))
     .inSingletonScope()
@@ -94,7 +104,11 @@ export function buildContainer(config: Config, overrides: AdapterOverrides = {})
     .onDeactivation((engine) => (overrides.speechSynthesizer ? undefined : closeSpeechSynthesizer(engine)));
   single(TOKENS.SpeechCache, () => overrides.speechCache ?? new LruSpeechCache(config.tts.cacheBytes));
   single(SpeechVoices, () => new SpeechVoices(get(TOKENS.SpeechSynthesizer), get(TOKENS.PersonaSource)));
-  single(SpeechAudio, () => new SpeechAudio(get(TOKENS.SpeechSynthesizer), get(TOKENS.SpeechCache), config.tts));
+  single(SpeechAudio, () => {
+    const metrics = get(TOKENS.Metrics);
+    const engine = new InstrumentedSpeechSynthesizer(get(TOKENS.SpeechSynthesizer), metrics);
+    return new SpeechAudio(engine, new InstrumentedSpeechCache(get(TOKENS.SpeechCache), metrics), config.tts);
+  });
   c.bind(SynthesizeSpeech).toDynamicValue(() => new SynthesizeSpeech(get(TOKENS.UnitOfWork), get(SpeechVoices), get(SpeechAudio)));
   c.bind(ListSpeechVoices).toDynamicValue(() => new ListSpeechVoices(get(SpeechVoices)));
   return c;

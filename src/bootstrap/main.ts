@@ -1,4 +1,4 @@
-import { pino } from 'pino';
+import { createLogger } from './logger.js';
 import { PersonaFileInvalidError } from '../adapters/persona/json-file-persona-source.js';
 import { describeChatModel } from './chat-model.js';
 import { ConfigInvalidError, loadConfig } from './config.js';
@@ -9,7 +9,7 @@ import { startService } from './server.js';
 /** `npm start`: serve until SIGTERM or SIGINT, then shut down gracefully and exit 0. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger(config);
   const service = await startService(config, { logger });
   if (!config.database) logger.info({ store: 'in-memory' }, 'store: in memory (data is lost on restart; set DATABASE_URL for PostgreSQL)');
   const chatModel = describeChatModel(config);

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from '../adapters/http/create-app.js';
 import type { Config } from './config.js';
-import { buildContainer, useCasesFrom } from './container.js';
+import { buildContainer, useCasesFrom, VERSION } from './container.js';
 import { checkSpeechVoices } from './speech.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 
@@ -30,7 +30,14 @@ export async function startService(config: Config, overrides: AdapterOverrides =
     useCases: useCasesFrom(container),
     ids: container.get(TOKENS.IdGenerator),
     logger,
-    settings: { bodyLimitBytes: config.bodyLimitBytes, maxTextLength: config.chat.maxTextLength, ssePingIntervalMs: config.ssePingIntervalMs },
+    metrics: container.get(TOKENS.Metrics),
+    settings: {
+      bodyLimitBytes: config.bodyLimitBytes,
+      maxTextLength: config.chat.maxTextLength,
+      ssePingIntervalMs: config.ssePingIntervalMs,
+      corsOrigins: config.corsOrigins,
+      version: VERSION,
+    },
   });
   // 64 KiB of headers (Node's default is 16): GET /api/tts?text= may carry 4,096 characters, percent-encoded.
   const server = createServer({ maxHeaderSize: 64 * 1024 }, app.callback());

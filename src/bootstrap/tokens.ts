@@ -10,6 +10,7 @@ import type { SpeechSynthesizer } from '../application/ports/speech-synthesizer.
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { ChatSettings } from '../application/settings.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Metrics } from '../adapters/metrics/metrics.js';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 
@@ -31,6 +32,7 @@ export const TOKENS = {
   SpeechCache: token<SpeechCache>('SpeechCache'),
   /** The MikroORM instance when DATABASE_URL is set, else null; resolved once, asynchronously, at start. */
   Database: token<MikroORM | null>('Database'),
+  Metrics: token<Metrics>('Metrics'),
 } as const;
 
 /** Adapters a caller (a test, say) may supply instead of the configured ones. */

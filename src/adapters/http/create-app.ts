@@ -8,6 +8,11 @@ import { jsonBody } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { staticFiles } from './middleware/static-files.js';
+import { corsFor } from './middleware/cors.js';
+import { requestMetrics } from './middleware/request-metrics.js';
+import { openApiDocument } from './openapi.js';
+import { operationsRoutes } from './routes/operations-routes.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { chatRoutes } from './routes/chat-routes.js';
 import { personaRoutes } from './routes/persona-routes.js';
 import { statusRoutes } from './routes/status-routes.js';
@@ -22,6 +27,10 @@ export interface HttpSettings {
   maxTextLength: number;
   /** Longest silence on an event stream before a `: ping` comment; 15 s when not given. */
   ssePingIntervalMs?: number;
+  /** Origins allowed to call from a browser (CORS); none when empty. */
+  corsOrigins?: string[];
+  /** The service's version, for the OpenAPI document. */
+  version?: string;
 }
 
 export interface HttpDependencies {
@@ -29,10 +38,12 @@ export interface HttpDependencies {
   ids: IdGenerator;
   logger: Logger;
   settings: HttpSettings;
+  /** Request counts and durations, and GET /metrics; left out, neither exists. */
+  metrics?: Metrics;
 }
 
-/** The Koa application: middleware order is request id, log, headers, errors, routes. */
-export function createApp({ useCases, ids, logger, settings }: HttpDependencies): Koa {
+/** The Koa application: middleware order is request id, log, metrics, headers, CORS, errors, routes. */
+export function createApp({ useCases, ids, logger, settings, metrics }: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true; // errors are logged by errorHandler, never by Koa to stderr
   const router = new Router();
@@ -45,10 +56,13 @@ export function createApp({ useCases, ids, logger, settings }: HttpDependencies)
   statusRoutes(router, useCases);
   personaRoutes(router, useCases);
   ttsRoutes(router, useCases, json);
+  operationsRoutes(router, openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0'), metrics);
 
   app.use(requestId(ids));
   app.use(accessLog(logger));
+  if (metrics) app.use(requestMetrics(metrics));
   app.use(securityHeaders());
+  if (settings.corsOrigins?.length) app.use(corsFor(settings.corsOrigins));
   app.use(errorHandler(logger));
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ID_RULE, isValidClientId } from '../../domain/ids.js';
+import { ID_RULE, isValidClientId, MAX_ID_LENGTH } from '../../domain/ids.js';
 import { ROLES } from '../../domain/message.js';
 import { assertMetadata } from '../../domain/metadata.js';
 import { codePointLength } from '../../domain/text.js';
@@ -14,7 +14,11 @@ const says = (message: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : message),
 });
 
-export const clientId = () => z.string(says(ID_RULE)).refine(isValidClientId, ID_RULE);
+export const clientId = () =>
+  z
+    .string(says(ID_RULE))
+    .refine(isValidClientId, ID_RULE)
+    .meta({ description: `An id: 1..${MAX_ID_LENGTH} Unicode code points, no control characters`, minLength: 1, maxLength: MAX_ID_LENGTH * 2 });
 
 /** Optional ids accept null as "not given", as many clients send it. */
 const optionalId = () =>
@@ -26,7 +30,8 @@ export const text = (max: number) =>
   z
     .string(says(NON_EMPTY))
     .refine((s) => s.trim() !== '', NON_EMPTY)
-    .refine((s) => codePointLength(s) <= max, `must be at most ${max} characters`);
+    .refine((s) => codePointLength(s) <= max, `must be at most ${max} characters`)
+    .meta({ description: `Non-empty after trimming; at most ${max} Unicode code points`, minLength: 1 });
 
 const timestamp = () =>
   z.iso

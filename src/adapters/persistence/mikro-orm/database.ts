@@ -58,3 +58,16 @@ export function describeDatabase(url: string): string {
     return 'postgresql (unparsable URL)';
   }
 }
+
+/** The connection pool's state, for metrics; null before the pool exists. */
+export function poolState(orm: MikroORM): { used: number; free: number; pending: number; max: number } | null {
+  try {
+    const pool = orm.em.getConnection().getKnex().client.pool as
+      | { numUsed(): number; numFree(): number; numPendingAcquires(): number; max: number }
+      | undefined;
+    if (!pool) return null;
+    return { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires(), max: pool.max };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { ROLES } from '../../domain/message.js';
+
+/**
+ * Response bodies, as zod schemas: the presenters are typed by them and the OpenAPI document
+ * is generated from them, so the two cannot drift.
+ */
+const timestamp = z.iso.datetime().meta({ description: 'ISO 8601 UTC with milliseconds', example: '2026-11-22T10:15:30.123Z' });
+const ok = z.literal('ok');
+
+export const errorResponse = z
+  .object({
+    detail: z.string().meta({ example: 'text: must be a non-empty string' }),
+    status: z.literal('error'),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'Error' });
+
+export const messageResponse = z
+  .object({
+    message_id: z.string(),
+    conversation_id: z.string(),
+    user_id: z.string(),
+    role: z.enum(ROLES),
+    text: z.string(),
+    created_at: timestamp,
+    metadata: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'Message' });
+
+export const chatResponse = z
+  .object({
+    response: z.string(),
+    status: ok,
+    conversation_id: z.string(),
+    message_id: z.string().meta({ description: "the reply's id" }),
+    user_message_id: z.string(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'ChatResponse' });
+
+export const savedMessageResponse = z.object({ status: ok, message: messageResponse });
+
+export const messageListResponse = z.object({
+  status: ok,
+  conversation_id: z.string(),
+  messages: z.array(messageResponse),
+  next_cursor: z.string().nullable().meta({ description: 'opaque; null when there is nothing more in that order' }),
+});
+
+export const deletedResponse = z.object({ status: ok, deleted: z.number().int().min(0) });
+
+export const sessionResponse = z
+  .object({
+    session_id: z.string(),
+    conversation_id: z.string(),
+    user_id: z.string(),
+    title: z.string().nullable(),
+    started_at: timestamp.nullable(),
+    ended_at: timestamp.nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    message_count: z.number().int().min(0),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Session' });
+
+export const savedSessionResponse = z.object({ status: ok, session: sessionResponse, messages_saved: z.number().int().min(0) });
+
+export const conversationResponse = z
+  .object({
+    conversation_id: z.string(),
+    title: z.string().nullable(),
+    created_at: timestamp,
+    last_message_at: timestamp.nullable(),
+    message_count: z.number().int().min(0),
+  })
+  .meta({ id: 'Conversation' });
+
+export const conversationListResponse = z.object({
+  status: ok,
+  conversations: z.array(conversationResponse),
+  next_cursor: z.string().nullable(),
+});
+
+export const healthResponse = z.object({ status: ok, version: z.string(), uptime_s: z.number().int().min(0) });
+
+const check = z.object({ status: z.enum(['ok', 'error', 'disabled']), required: z.boolean(), detail: z.string().optional() });
+export const readinessResponse = z.object({
+  status: z.enum(['ok', 'error']),
+  detail: z.string().optional(),
+  checks: z.record(z.string(), check),
+});
+
+export const graphStatusResponse = z.union([
+  z.object({ status: ok, connected: z.literal(true), server_version: z.string(), latency_ms: z.number() }),
+  z.object({ status: z.literal('disabled'), connected: z.literal(false), detail: z.string() }),
+  z.object({ status: z.literal('error'), connected: z.literal(false), detail: z.string() }),
+]);
+
+const score = z.number().min(0).max(1);
+export const personaResponse = z.object({
+  status: ok,
+  name: z.string(),
+  description: z.string(),
+  traits: z.object({ openness: score, conscientiousness: score, extraversion: score, agreeableness: score, neuroticism: score }),
+  descriptors: z.array(z.string()),
+  speaking_style: z.string(),
+});
+
+export const voicesResponse = z.object({
+  status: ok,
+  default_voice: z.string(),
+  voices: z.array(z.object({ id: z.string(), name: z.string(), language: z.string() })),
+});
