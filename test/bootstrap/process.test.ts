@@ -103,4 +103,35 @@ describe('the service process', function () {
     expect(refused).to.equal(true);
     expect(await run.exited).to.equal(0);
   });
+
+  it('SIGTERM during a streamed reply lets it finish, refuses new connections, and exits 0', async () => {
+    const run = launch({ PORT: '0', OFFLINE_STREAM_DELAY_MS: '150' });
+    const url = await listeningUrl(run);
+    const response = await fetch(`${url}/v1/chat/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'Hello! Who are you and what can you do?', user_id: 'shutdown' }),
+    });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = '';
+    while (!received.includes('event: delta')) received += decoder.decode((await reader.read()).value);
+    run.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const refused = await fetch(`${url}/v1/health`).then(
+      () => false,
+      () => true,
+    );
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += decoder.decode(value);
+    }
+    expect(refused, 'new connections are refused while draining').to.equal(true);
+    expect(received).to.include('event: done');
+    const deltas = [...received.matchAll(/event: delta\ndata: (.*)\n/g)].map((m) => JSON.parse(m[1]!).text).join('');
+    const done = JSON.parse(/event: done\ndata: (.*)\n/.exec(received)![1]!);
+    expect(deltas).to.equal(done.response);
+    expect(await run.exited).to.equal(0);
+  });
 });
