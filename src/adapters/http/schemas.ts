@@ -97,7 +97,7 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
     }),
     listConversations: z.object({
       user_id: clientId(),
-      limit: z.coerce.number(says('must be an integer from 1 to 100')).pipe(integer(1, 100)).default(20),
+      limit: z.coerce.number(says('must be an integer from 1 to 500')).pipe(integer(1, 500)).default(50),
       cursor: z.string().optional(),
     }),
   };

@@ -74,7 +74,7 @@ function fragment(captured: string, max: number, phrases: ElizaPhrases): string 
 
 function sentenceCase(text: string): string {
   // Lower-case a leading capital so the field reads inside a sentence, but leave acronyms alone.
-  return /^\p{Lu}\p{Ll}/u.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+  return /^(\p{Lu}\p{Ll}|A\s)/u.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
 }
 
 function personaSlots(persona: Persona, phrases: ElizaPhrases): Slots {
