@@ -1,21 +1,10 @@
 import { z } from 'zod';
+import { integer as integerField, optionalText } from './environment-fields.js';
 import { LLM_ENVIRONMENT, llmConfigFrom, type LlmConfig } from './llm-config.js';
 import { DEPENDENCY_ENVIRONMENT, graphConfigFrom, readinessConfigFrom, type GraphConfig, type ReadinessConfig } from './dependency-config.js';
 import { TTS_ENVIRONMENT, ttsConfigFrom, type TtsConfig } from './tts-config.js';
 
-const integer = (min: number, max: number, fallback: number) =>
-  z.coerce
-    .number({ error: `must be an integer from ${min} to ${max}` })
-    .int(`must be an integer from ${min} to ${max}`)
-    .min(min, `must be an integer from ${min} to ${max}`)
-    .max(max, `must be an integer from ${min} to ${max}`)
-    .default(fallback);
-
-const optionalText = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v === '' ? undefined : v));
+const integer = (min: number, max: number, fallback: number) => integerField(min, max).default(fallback);
 
 /** Every setting, from the environment; see README.md for what each does. */
 const environmentSchema = z.object({

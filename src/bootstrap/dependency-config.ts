@@ -1,16 +1,10 @@
 import { z } from 'zod';
+import { integer } from './environment-fields.js';
 import { NEO4J_SCHEMES, parseNeo4jUri } from '../adapters/graph/neo4j-uri.js';
 
 /** The names readiness reports under `checks`, and that READY_REQUIRED may list. */
 export const DEPENDENCY_NAMES = ['database', 'graph_database', 'language_model'] as const;
 export type DependencyName = (typeof DEPENDENCY_NAMES)[number];
-
-const integer = (min: number, max: number) =>
-  z.coerce
-    .number({ error: `must be an integer from ${min} to ${max}` })
-    .int(`must be an integer from ${min} to ${max}`)
-    .min(min, `must be an integer from ${min} to ${max}`)
-    .max(max, `must be an integer from ${min} to ${max}`);
 
 const isNeo4jUri = (value: string) => {
   try {

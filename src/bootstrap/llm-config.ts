@@ -1,22 +1,5 @@
 import { z } from 'zod';
-
-const integer = (min: number, max: number) =>
-  z.coerce
-    .number({ error: `must be an integer from ${min} to ${max}` })
-    .int(`must be an integer from ${min} to ${max}`)
-    .min(min, `must be an integer from ${min} to ${max}`)
-    .max(max, `must be an integer from ${min} to ${max}`);
-
-const optionalText = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v === '' ? undefined : v));
-
-const hasNoCredentials = (url: string) => {
-  const parsed = new URL(url);
-  return parsed.username === '' && parsed.password === '';
-};
+import { integer, optionalText, hasNoCredentials } from './environment-fields.js';
 
 /** The language-model settings, spread into the environment schema of config.ts. */
 export const LLM_ENVIRONMENT = {
