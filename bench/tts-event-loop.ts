@@ -11,20 +11,13 @@
  * baseline shows how noisy the machine itself is.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../test/support/free-port.js';
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog, then it runs far away into the quiet forest. ';
 const longText = (nonce: string) => `${nonce}. ${SENTENCE.repeat(50)}`.slice(0, 4000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startChild() {
   const port = await freePort();

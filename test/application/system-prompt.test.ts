@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import { systemPromptFor } from '../../src/application/services/system-prompt.js';
 import type { Persona } from '../../src/domain/persona.js';
+import { aPersona } from '../support/builders.js';
 
-const persona: Persona = {
+const persona: Persona = aPersona({
   name: 'Aria',
   description: 'A friendly, curious assistant',
   traits: { openness: 0.85, conscientiousness: 0.75, extraversion: 0.5, agreeableness: 0.3, neuroticism: 0.1 },
   descriptors: ['curious', 'warm'],
   speakingStyle: 'Short sentences, one idea at a time.',
-  voice: null,
-};
+});
 
 describe('systemPromptFor', () => {
   it('names the persona and carries its description, traits, descriptors and style', () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { ChatChunk, ChatModel, ChatRequest } from '../../src/application/ports/chat-model.js';
 import type { Persona } from '../../src/domain/persona.js';
+import { aPersona } from '../support/builders.js';
 
 export interface ChatModelSubject {
   /** A model that streams with a short pause between pieces, so a test can abort mid-reply. */
@@ -10,14 +11,7 @@ export interface ChatModelSubject {
 
 export type MakeChatModel = () => Promise<ChatModelSubject>;
 
-const persona: Persona = {
-  name: 'Ada',
-  description: 'A warm, curious assistant.',
-  traits: { openness: 0.8, conscientiousness: 0.7, extraversion: 0.6, agreeableness: 0.9, neuroticism: 0.2 },
-  descriptors: ['curious', 'kind'],
-  speakingStyle: 'Warm and concise.',
-  voice: null,
-};
+const persona: Persona = aPersona({ description: 'A warm, curious assistant.', speakingStyle: 'Warm and concise.' });
 
 const request = (text = 'I would like to talk about the weather today'): ChatRequest => ({
   persona,

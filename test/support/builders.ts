@@ -1,5 +1,6 @@
 import { Conversation } from '../../src/domain/conversation.js';
 import { Message, type MessageProps } from '../../src/domain/message.js';
+import type { Persona } from '../../src/domain/persona.js';
 import { Session, type SessionProps } from '../../src/domain/session.js';
 import { User } from '../../src/domain/user.js';
 import { uid } from './ids.js';
@@ -37,3 +38,13 @@ export const aSession = (conversation: Conversation, props: Partial<SessionProps
     updatedAt: at('2026-11-22T10:00:00.000Z'),
     ...props,
   });
+
+export const aPersona = (props: Partial<Persona> = {}): Persona => ({
+  name: 'Ada',
+  description: 'a warm, curious assistant',
+  traits: { openness: 0.8, conscientiousness: 0.7, extraversion: 0.6, agreeableness: 0.9, neuroticism: 0.2 },
+  descriptors: ['curious', 'kind'],
+  speakingStyle: 'warm and concise',
+  voice: null,
+  ...props,
+});

@@ -4,15 +4,9 @@ import type { Persona } from '../../../src/domain/persona.js';
 import { OfflineChatModel } from '../../../src/adapters/llm/offline/offline-chat-model.js';
 import { ELIZA_PHRASES, ElizaPhrasesInvalidError, parseElizaPhrases } from '../../../src/adapters/llm/offline/eliza-phrases.js';
 import phrases from '../../../src/adapters/llm/offline/phrases.json' with { type: 'json' };
+import { aPersona } from '../../support/builders.js';
 
-const persona: Persona = {
-  name: 'Ada',
-  description: 'a warm, curious assistant',
-  traits: { openness: 0.8, conscientiousness: 0.7, extraversion: 0.6, agreeableness: 0.9, neuroticism: 0.2 },
-  descriptors: ['curious', 'kind'],
-  speakingStyle: 'warm and concise',
-  voice: null,
-};
+const persona: Persona = aPersona();
 
 const model = new OfflineChatModel({ streamDelayMs: 0 });
 

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { expect } from 'chai';
 import type { ChatChunk, ChatRequest } from '../../../src/application/ports/chat-model.js';
 import { systemPromptFor } from '../../../src/application/services/system-prompt.js';
@@ -6,6 +5,7 @@ import { OpenAiChatModel, type OpenAiChatModelOptions } from '../../../src/adapt
 import { ChatModelFailedError, ChatModelTimedOutError } from '../../../src/domain/errors.js';
 import type { Persona } from '../../../src/domain/persona.js';
 import { FAKE_MODEL, startFakeOpenAiServer, type FakeOpenAiServer } from '../../support/fake-openai-server.js';
+import { freePort } from '../../support/free-port.js';
 
 const persona: Persona = {
   name: 'Ada',
@@ -160,10 +160,3 @@ describe('OpenAiChatModel', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
