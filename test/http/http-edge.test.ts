@@ -36,6 +36,12 @@ describe('the HTTP edge', () => {
     expect(res.json.detail).to.equal('body: malformed JSON');
   });
 
+  it('400 naming the problem for a __proto__ key', async () => {
+    const res = await service.call('POST', '/v1/chat', { raw: '{"text":"hi","user_id":"u","__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } });
+    expectError(res, 400);
+    expect(res.json.detail).to.equal('body: keys named "__proto__" are not allowed');
+  });
+
   it('413 for a body over the limit, declared or streamed', async () => {
     const big = JSON.stringify({ text: 'x'.repeat(4096), user_id: 'u' });
     const res = await service.call('POST', '/v1/chat', { raw: big, headers: { 'content-type': 'application/json' } });

@@ -27,6 +27,10 @@ export function jsonBody(limitBytes: number): Middleware {
     } catch (error) {
       const status = (error as { status?: number }).status;
       if (status === 413) throw tooLarge(limitBytes);
+      // The parser refuses prototype-poisoning keys; say so rather than "malformed".
+      if (/forbidden prototype property/.test(String((error as Error).message))) {
+        throw new HttpProblem(400, 'body: keys named "__proto__" are not allowed');
+      }
       if (status !== undefined && status >= 400 && status < 500) throw error;
       // Anything else reading the body went wrong with the body itself (a corrupt gzip stream, say).
       throw new HttpProblem(400, 'body: could not be read (corrupt or mislabelled content encoding)');
