@@ -10,7 +10,7 @@ const NON_EMPTY = 'must be a non-empty string';
 const TIMESTAMP = 'must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-22T10:15:30.123Z';
 
 /** A message for a wrong value, and "is required" when the field is absent. */
-const says = (message: string) => ({
+export const says = (message: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : message),
 });
 

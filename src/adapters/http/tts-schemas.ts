@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AUDIO_FORMATS, SPEECH_SPEED, SPEECH_TEXT_LIMIT } from '../../domain/speech.js';
-import { clientId, text } from './schemas.js';
+import { clientId, says, text } from './schemas.js';
 
 /** Request schemas of the speech endpoints. */
 
@@ -9,10 +9,6 @@ const FORMAT_RULE = `must be ${AUDIO_FORMATS.map((f) => `"${f}"`).join(' or ')}`
 const VOICE_RULE = 'must be one of the voices listed by GET /api/tts/voices';
 const ONE_SOURCE = 'give either text or message_id, not both';
 const NO_SOURCE = 'is required (or give message_id)';
-
-const says = (message: string) => ({
-  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : message),
-});
 
 const speed = () => z.number(says(SPEED_RULE)).min(SPEECH_SPEED.min, SPEED_RULE).max(SPEECH_SPEED.max, SPEED_RULE);
 const format = () => z.enum(AUDIO_FORMATS, says(FORMAT_RULE));

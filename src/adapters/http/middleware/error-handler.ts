@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { errorBody, mapError } from '../error-mapping.js';
 
@@ -24,12 +24,15 @@ export function errorHandler(logger: Logger): Middleware {
       }
     } catch (error) {
       const mapped = mapError(error);
-      if (mapped.unexpected) {
-        logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unexpected fault');
-      }
+      if (mapped.unexpected) logUnexpected(logger, ctx, error);
       if (ctx.headerSent || !ctx.writable) return;
       ctx.status = mapped.status;
       ctx.body = mapped.body;
     }
   };
+}
+
+/** An unexpected fault, with its stack, for the operator (the client sees a generic detail). */
+export function logUnexpected(logger: Logger, ctx: Context, error: unknown): void {
+  logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unexpected fault');
 }

@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { contractEncoder, uiMessageEncoder } from '../chat-stream-encoders.js';
 import { mapError } from '../error-mapping.js';
+import { logUnexpected } from '../middleware/error-handler.js';
 import type { RequestSchemas } from '../schemas.js';
 import { SseWriter } from '../sse-writer.js';
 import { readStreamRequest, uiChatRequestSchema } from '../stream-request.js';
@@ -38,9 +39,7 @@ export function streamRoutes(router: Router, useCases: UseCases, schemas: Reques
     const sse = SseWriter.open(ctx, encoder.headers, options.pingIntervalMs);
     const fail = (error: unknown) => {
       const mapped = mapError(error);
-      if (mapped.unexpected) {
-        options.logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unexpected fault');
-      }
+      if (mapped.unexpected) logUnexpected(options.logger, ctx, error);
       sse.send(encoder.error(mapped.body.detail));
     };
     try {

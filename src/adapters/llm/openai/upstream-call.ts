@@ -1,9 +1,6 @@
-import { STATUS_CODES } from 'node:http';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { ChatModelFailedError, ChatModelTimedOutError } from '../../../domain/errors.js';
-
-/** A short machine code from the upstream error body (`model_not_found`), never its free text. */
-const SAFE_CODE = /^[A-Za-z0-9_.-]{1,64}$/u;
+import { safeErrorCode, statusLine } from '../../openai-api-error.js';
 
 /**
  * One call to the language model: the caller's signal joined with our own deadline, and the
@@ -52,10 +49,8 @@ export class UpstreamCall {
     if (error instanceof ChatModelFailedError || error instanceof ChatModelTimedOutError) return error;
     if (error instanceof APIConnectionError) return new ChatModelFailedError(`could not reach the language model at ${this.host}`);
     if (error instanceof APIError) {
-      const code = typeof error.code === 'string' && SAFE_CODE.test(error.code) ? ` (${error.code})` : '';
-      if (error.status === undefined) return new ChatModelFailedError(`the language model reported an error while answering${code}`);
-      const reason = STATUS_CODES[error.status] ?? 'Unknown Status';
-      return new ChatModelFailedError(`the language model answered ${error.status} ${reason}${code}`);
+      if (error.status === undefined) return new ChatModelFailedError(`the language model reported an error while answering${safeErrorCode(error)}`);
+      return new ChatModelFailedError(`the language model answered ${statusLine(error)}`);
     }
     if (error instanceof SyntaxError) return new ChatModelFailedError('the language model sent an answer that is not valid JSON');
     // undici's "terminated": the connection broke off in the middle of the answer.

@@ -1,7 +1,7 @@
-import { STATUS_CODES } from 'node:http';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { SpeechRequest, SpeechSynthesizer, Voice } from '../../../application/ports/speech-synthesizer.js';
 import { SpeechEngineFailedError, SpeechEngineTimedOutError } from '../../../domain/errors.js';
+import { safeErrorCode, statusLine } from '../../openai-api-error.js';
 import { looksLikeMp3 } from '../audio/mp3.js';
 import { readWav, WavInvalidError, writeWav } from '../audio/wav.js';
 
@@ -24,9 +24,6 @@ export interface OpenAiSpeechOptions {
   timeoutMs?: number;
   maxRetries?: number;
 }
-
-/** A short machine code from the upstream error body (`invalid_api_key`), never its free text. */
-const SAFE_CODE = /^[A-Za-z0-9_.-]{1,64}$/u;
 
 /**
  * Speech from the OpenAI-compatible `POST {base}/audio/speech`, through the official SDK.
@@ -111,9 +108,8 @@ export class OpenAiSpeechSynthesizer implements SpeechSynthesizer {
     if (error instanceof APIUserAbortError) return new SpeechEngineFailedError(`the call to the speech API at ${this.host} was cancelled`);
     if (error instanceof APIConnectionError) return new SpeechEngineFailedError(`could not reach the speech API at ${this.host}`);
     if (error instanceof APIError) {
-      const code = typeof error.code === 'string' && SAFE_CODE.test(error.code) ? ` (${error.code})` : '';
-      if (error.status === undefined) return new SpeechEngineFailedError(`the speech API at ${this.host} reported an error${code}`);
-      const answer = `the speech API at ${this.host} answered ${error.status} ${STATUS_CODES[error.status] ?? 'Unknown Status'}${code}`;
+      if (error.status === undefined) return new SpeechEngineFailedError(`the speech API at ${this.host} reported an error${safeErrorCode(error)}`);
+      const answer = `the speech API at ${this.host} answered ${statusLine(error)}`;
       return error.status === 504 || error.status === 408 ? new SpeechEngineTimedOutError(answer) : new SpeechEngineFailedError(answer);
     }
     // undici's "terminated": the connection broke off in the middle of the audio.
