@@ -38,13 +38,13 @@ try {
   /** Median time of: first page, then one page from a cursor deep in the conversation. */
   const measure = async (size: number) => {
     const conversationId = `bench-${size}`;
-    const input = { userId: 'bench', conversationId, limit: 50, order: 'asc' as const };
-    let cursor = (await load.execute(input)).nextCursor!;
-    for (let i = 0; i < 5; i++) cursor = (await load.execute({ ...input, cursor })).nextCursor!;
+    const input = { userId: 'bench', conversationId, limit: 50, order: 'asc' as const, after: null };
+    let after = (await load.execute(input)).next!;
+    for (let i = 0; i < 5; i++) after = (await load.execute({ ...input, after })).next!;
     const times: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       const started = performance.now();
-      await load.execute({ ...input, cursor, order: 'asc' });
+      await load.execute({ ...input, after });
       times.push(performance.now() - started);
     }
     return times.sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!;

@@ -1,13 +1,24 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { DependencyCheck } from '../application/ports/dependency-check.js';
+import type { Metrics } from '../adapters/metrics/metrics.js';
 import { InMemoryStoreCheck } from '../adapters/persistence/memory/in-memory-store-check.js';
-import { describeDatabase, migrate, openDatabase } from '../adapters/persistence/mikro-orm/database.js';
+import { describeDatabase, migrate, openDatabase, poolState } from '../adapters/persistence/mikro-orm/database.js';
 import { PostgresCheck } from '../adapters/persistence/mikro-orm/postgres-check.js';
 import type { Config } from './config.js';
+import type { Lifetime } from './lifetime.js';
 
 export class DatabaseStartError extends Error {
   override readonly name = 'DatabaseStartError';
+}
+
+/** The store: PostgreSQL when configured (connected, migrated, its pool watched), else none (in memory). */
+export async function openStore(config: Config, logger: Logger, metrics: Metrics, lifetime: Lifetime): Promise<{ orm: MikroORM | null; check: DependencyCheck }> {
+  if (!config.database) return { orm: null, check: new InMemoryStoreCheck() };
+  const orm = await openMigratedDatabase(config.database, logger);
+  lifetime.own({ close: () => orm.close(true) });
+  metrics.watchDatabasePool(() => poolState(orm));
+  return { orm, check: new PostgresCheck(orm) };
 }
 
 /** Connects to PostgreSQL and applies pending migrations, saying which store is used. */
@@ -23,8 +34,4 @@ export async function openMigratedDatabase(settings: NonNullable<Config['databas
     const reason = error instanceof Error ? error.message.replaceAll(settings.url, where) : String(error);
     throw new DatabaseStartError(`cannot use the database at ${where}: ${reason}`);
   }
-}
-
-export function databaseCheck(orm: MikroORM | null): DependencyCheck {
-  return orm ? new PostgresCheck(orm) : new InMemoryStoreCheck();
 }

@@ -15,10 +15,6 @@ export function speechSynthesizerFor(tts: TtsConfig): SpeechSynthesizer {
   return new EspeakSpeechSynthesizer({ workers: tts.maxConcurrent, defaultVoice: tts.voice });
 }
 
-export function closeSpeechSynthesizer(synthesizer: SpeechSynthesizer): void {
-  if (synthesizer instanceof EspeakSpeechSynthesizer) synthesizer.close();
-}
-
 /**
  * Start-up check of the configured voices, made only when one is configured (listing
  * eSpeak NG's voices takes a worker and half a second). TTS_VOICE is a setting of this

@@ -1,13 +1,14 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { RequestSchemas } from '../schemas.js';
-import type { UseCases } from '../use-cases.js';
+import { SendChatMessage } from '../../../application/use-cases/send-chat-message.js';
+import type { Resolve } from '../resolve.js';
 import { parseRequest } from '../validate.js';
 
-export function chatRoutes(router: Router, useCases: UseCases, schemas: RequestSchemas, json: Middleware): void {
+export function chatRoutes(router: Router, resolve: Resolve, schemas: RequestSchemas, json: Middleware): void {
   router.post('/v1/chat', json, async (ctx) => {
     const input = parseRequest(schemas.chat, ctx.request.body);
-    const exchange = await useCases.sendChatMessage().execute({
+    const exchange = await resolve(SendChatMessage).execute({
       text: input.text,
       userId: input.user_id,
       conversationId: input.conversation_id,

@@ -1,14 +1,17 @@
 import type Router from '@koa/router';
-import type { UseCases } from '../use-cases.js';
+import { CheckReadiness } from '../../../application/use-cases/check-readiness.js';
+import { GetGraphStatus } from '../../../application/use-cases/get-graph-status.js';
+import { GetHealth } from '../../../application/use-cases/get-health.js';
+import type { Resolve } from '../resolve.js';
 
-export function statusRoutes(router: Router, useCases: UseCases): void {
+export function statusRoutes(router: Router, resolve: Resolve): void {
   router.get('/v1/health', (ctx) => {
-    const health = useCases.getHealth().execute();
+    const health = resolve(GetHealth).execute();
     ctx.body = { status: 'ok', version: health.version, uptime_s: health.uptimeSeconds };
   });
 
   router.get('/v1/health/ready', async (ctx) => {
-    const readiness = await useCases.checkReadiness().execute();
+    const readiness = await resolve(CheckReadiness).execute();
     ctx.status = readiness.ready ? 200 : 503;
     ctx.body = readiness.ready
       ? { status: 'ok', checks: readiness.checks }
@@ -16,7 +19,7 @@ export function statusRoutes(router: Router, useCases: UseCases): void {
   });
 
   router.get('/api/status/graphdb', async (ctx) => {
-    const graph = await useCases.getGraphStatus().execute();
+    const graph = await resolve(GetGraphStatus).execute();
     switch (graph.state) {
       case 'connected':
         ctx.body = { status: 'ok', connected: true, server_version: graph.serverVersion, latency_ms: graph.latencyMs };

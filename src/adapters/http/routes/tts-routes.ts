@@ -3,7 +3,9 @@ import type { Context, Middleware } from 'koa';
 import type { PreparedSpeech, SynthesizeSpeechInput } from '../../../application/use-cases/synthesize-speech.js';
 import { CapacityExhaustedError } from '../../../domain/errors.js';
 import { speechSchemas } from '../tts-schemas.js';
-import type { UseCases } from '../use-cases.js';
+import { ListSpeechVoices } from '../../../application/use-cases/list-speech-voices.js';
+import { SynthesizeSpeech } from '../../../application/use-cases/synthesize-speech.js';
+import type { Resolve } from '../resolve.js';
 import { parseRequest } from '../validate.js';
 
 const CONTENT_TYPES = { wav: 'audio/wav', mp3: 'audio/mpeg' } as const;
@@ -19,9 +21,9 @@ const CACHE_CONTROL = { text: 'public, max-age=86400', message: 'private, no-cac
 /** Seconds a client turned away for lack of capacity should wait before trying again. */
 const RETRY_AFTER_S = '2';
 
-export function ttsRoutes(router: Router, useCases: UseCases, json: Middleware): void {
+export function ttsRoutes(router: Router, resolve: Resolve, json: Middleware): void {
   router.get('/api/tts/voices', async (ctx) => {
-    const list = await useCases.listSpeechVoices().execute();
+    const list = await resolve(ListSpeechVoices).execute();
     ctx.body = {
       status: 'ok',
       default_voice: list.defaultVoice,
@@ -31,7 +33,7 @@ export function ttsRoutes(router: Router, useCases: UseCases, json: Middleware):
 
   router.get('/api/tts', async (ctx) => {
     const query = parseRequest(speechSchemas.query, ctx.query, 'query');
-    await speak(ctx, useCases, {
+    await speak(ctx, resolve, {
       text: query.text,
       messageId: query.message_id,
       voice: query.voice,
@@ -42,12 +44,12 @@ export function ttsRoutes(router: Router, useCases: UseCases, json: Middleware):
 
   router.post('/api/tts', json, async (ctx) => {
     const body = parseRequest(speechSchemas.body, ctx.request.body);
-    await speak(ctx, useCases, { text: body.text, voice: body.voice, format: body.format, speed: body.speed });
+    await speak(ctx, resolve, { text: body.text, voice: body.voice, format: body.format, speed: body.speed });
   });
 }
 
-async function speak(ctx: Context, useCases: UseCases, input: SynthesizeSpeechInput): Promise<void> {
-  const speech = await useCases.synthesizeSpeech().execute(input);
+async function speak(ctx: Context, resolve: Resolve, input: SynthesizeSpeechInput): Promise<void> {
+  const speech = await resolve(SynthesizeSpeech).execute(input);
   if (isNotModified(ctx, speech)) {
     ctx.status = 304;
     ctx.set('ETag', speech.etag);

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatChunk, ChatModel, ChatReply, ChatRequest, TokenUsage } from '../../../application/ports/chat-model.js';
-import { systemPromptFor } from '../../../application/services/system-prompt.js';
+import { systemPromptFor } from '../../../domain/persona.js';
 import { ChatModelFailedError } from '../../../domain/errors.js';
 import { UpstreamCall } from './upstream-call.js';
 
