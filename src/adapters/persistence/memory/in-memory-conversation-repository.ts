@@ -6,7 +6,7 @@ import type {
 } from '../../../application/ports/conversation-repository.js';
 import { conversationTitle, type Conversation } from '../../../domain/conversation.js';
 import { User } from '../../../domain/user.js';
-import type { UndoLog } from './in-memory-unit-of-work.js';
+import type { UndoLog } from './undo-log.js';
 import type { MemoryStore, StoredConversation } from './memory-store.js';
 
 /** Most recently active first; ties by conversation id, descending. */
