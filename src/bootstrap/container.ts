@@ -18,8 +18,6 @@ import { SynthesizeSpeech } from '../application/use-cases/synthesize-speech.js'
 import { InstrumentedChatModel } from '../adapters/metrics/instrumented-chat-model.js';
 import { InstrumentedSpeechCache, InstrumentedSpeechSynthesizer } from '../adapters/metrics/instrumented-speech.js';
 import { Metrics } from '../adapters/metrics/metrics.js';
-import { InMemoryUnitOfWork } from '../adapters/persistence/memory/in-memory-unit-of-work.js';
-import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
 import { JsonFilePersonaSource } from '../adapters/persona/json-file-persona-source.js';
 import { SystemClock } from '../adapters/system/system-clock.js';
 import { UuidV7IdGenerator } from '../adapters/system/uuid-v7-id-generator.js';
@@ -61,7 +59,7 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   const clock = overrides.clock ?? new SystemClock();
   // Adapters that validate their settings (the persona file, say) fail here, before anything is opened.
   const personaSource = overrides.personaSource ?? new JsonFilePersonaSource(config.personaFile);
-  const chatModel = new InstrumentedChatModel(overrides.chatModel ?? chatModelFor(config), metrics);
+  const chatModel = new InstrumentedChatModel(overrides.chatModel ?? (await chatModelFor(config)), metrics);
   const store = await openStore(config, logger, metrics, lifetime);
   const graphStatusProbe = overrides.graphStatusProbe ?? lifetime.own(graphStatusProbeFor(config, logger, `assistant-backend/${VERSION}`));
   const speechSynthesizer = overrides.speechSynthesizer ?? lifetime.own(speechSynthesizerFor(config.tts));
@@ -76,7 +74,7 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   constant(TOKENS.Metrics, metrics);
   constant(TOKENS.Clock, clock);
   constant(TOKENS.IdGenerator, overrides.ids ?? new UuidV7IdGenerator());
-  constant(TOKENS.UnitOfWork, overrides.unitOfWork ?? (store.orm ? new MikroOrmUnitOfWork(store.orm) : new InMemoryUnitOfWork()));
+  constant(TOKENS.UnitOfWork, overrides.unitOfWork ?? store.unitOfWork);
   constant(TOKENS.PersonaSource, personaSource);
   constant(TOKENS.ChatModel, chatModel);
   constant(TOKENS.GraphStatusProbe, graphStatusProbe);

@@ -1,10 +1,9 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { DependencyCheck } from '../application/ports/dependency-check.js';
+import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { Metrics } from '../adapters/metrics/metrics.js';
 import { InMemoryStoreCheck } from '../adapters/persistence/memory/in-memory-store-check.js';
-import { describeDatabase, migrate, openDatabase, poolState } from '../adapters/persistence/mikro-orm/database.js';
-import { PostgresCheck } from '../adapters/persistence/mikro-orm/postgres-check.js';
+import { InMemoryUnitOfWork } from '../adapters/persistence/memory/in-memory-unit-of-work.js';
 import type { Config } from './config.js';
 import type { Lifetime } from './lifetime.js';
 
@@ -12,26 +11,36 @@ export class DatabaseStartError extends Error {
   override readonly name = 'DatabaseStartError';
 }
 
-/** The store: PostgreSQL when configured (connected, migrated, its pool watched), else none (in memory). */
-export async function openStore(config: Config, logger: Logger, metrics: Metrics, lifetime: Lifetime): Promise<{ orm: MikroORM | null; check: DependencyCheck }> {
-  if (!config.database) return { orm: null, check: new InMemoryStoreCheck() };
-  const orm = await openMigratedDatabase(config.database, logger);
-  lifetime.own({ close: () => orm.close(true) });
-  metrics.watchDatabasePool(() => poolState(orm));
-  return { orm, check: new PostgresCheck(orm) };
+/** Host, port and database of a URL, without its credentials: safe to log. */
+export function describeDatabase(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `postgresql://${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'postgresql (unparsable URL)';
+  }
 }
 
-/** Connects to PostgreSQL and applies pending migrations, saying which store is used. */
-export async function openMigratedDatabase(settings: NonNullable<Config['database']>, logger: Logger): Promise<MikroORM> {
+/**
+ * The store: PostgreSQL when DATABASE_URL is set (connected, migrated, its pool watched; the
+ * ORM is loaded only then, which keeps an in-memory start fast), else the in-memory store.
+ */
+export async function openStore(config: Config, logger: Logger, metrics: Metrics, lifetime: Lifetime): Promise<{ unitOfWork: UnitOfWork; check: DependencyCheck }> {
+  if (!config.database) {
+    logger.info({ store: 'in-memory' }, 'store: in memory (data is lost on restart; set DATABASE_URL for PostgreSQL)');
+    return { unitOfWork: new InMemoryUnitOfWork(), check: new InMemoryStoreCheck() };
+  }
+  const settings = config.database;
   const where = describeDatabase(settings.url);
-  const orm = await openDatabase(settings);
+  const { openPostgresStore } = await import('../adapters/persistence/mikro-orm/postgres-store.js');
+  let store: Awaited<ReturnType<typeof openPostgresStore>>;
   try {
-    const applied = await migrate(orm);
-    logger.info({ store: 'postgresql', database: where, migrationsApplied: applied }, `store: PostgreSQL at ${where}`);
-    return orm;
+    store = lifetime.own(await openPostgresStore(settings));
   } catch (error) {
-    await orm.close(true).catch(() => undefined);
     const reason = error instanceof Error ? error.message.replaceAll(settings.url, where) : String(error);
     throw new DatabaseStartError(`cannot use the database at ${where}: ${reason}`);
   }
+  logger.info({ store: 'postgresql', database: where, migrationsApplied: store.migrationsApplied }, `store: PostgreSQL at ${where}`);
+  metrics.watchDatabasePool(() => store.poolState());
+  return store;
 }

@@ -9,7 +9,7 @@ import { LanguageModelCheck } from '../adapters/llm/language-model-check.js';
 import { DisabledGraphStatusProbe } from '../adapters/graph/disabled-graph-status-probe.js';
 import { Neo4jGraphStatusProbe } from '../adapters/graph/neo4j-graph-status-probe.js';
 import { parseNeo4jUri } from '../adapters/graph/neo4j-uri.js';
-import { OPENAI_BASE_URL } from '../adapters/llm/openai/openai-chat-model.js';
+import { OPENAI_BASE_URL } from '../adapters/llm/openai/openai-base-url.js';
 import { OpenAiModelsProbe } from '../adapters/llm/openai-models-probe.js';
 import type { Config } from './config.js';
 

@@ -4,7 +4,9 @@ import { systemPromptFor } from '../../../domain/persona.js';
 import { ChatModelFailedError } from '../../../domain/errors.js';
 import { UpstreamCall } from './upstream-call.js';
 
-export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+import { OPENAI_BASE_URL } from './openai-base-url.js';
+
+export { OPENAI_BASE_URL } from './openai-base-url.js';
 
 export interface OpenAiChatModelOptions {
   model: string;
