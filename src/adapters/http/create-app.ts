@@ -56,7 +56,7 @@ export function createApp({ useCases, ids, logger, settings, metrics }: HttpDepe
   statusRoutes(router, useCases);
   personaRoutes(router, useCases);
   ttsRoutes(router, useCases, json);
-  operationsRoutes(router, openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0'), metrics);
+  operationsRoutes(router, openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0', { metrics: metrics !== undefined }), metrics);
 
   app.use(requestId(ids));
   app.use(accessLog(logger));
