@@ -11,8 +11,8 @@ import formats from 'ajv-formats';
  *   (JSON Schema 2020-12, `$ref`s into `#/components/schemas`). A response documented without
  *   content must have no body. Event streams and audio are checked by status and type only.
  * - HEAD is GET without a body (RFC 9110 §9.3.2): checked against the GET operation.
- * - OPTIONS on a listed path: 200 or 204, no body, with `Allow` (or a CORS preflight's
- *   `Access-Control-Allow-Methods`).
+ * - OPTIONS on a listed path: 200 or 204, no body, with `Allow`; a CORS preflight (with
+ *   `Access-Control-Allow-Methods`) likewise on any path.
  * - Any other method the path does not list: 405 with the Error body and an `Allow` header
  *   naming exactly the methods the document lists (HEAD and OPTIONS aside).
  * - A path the document does not list: an error status with the Error body (404 for unknown
@@ -76,6 +76,8 @@ export class ResponseConformance {
     const method = observed.method.toUpperCase();
     const response = method === 'HEAD' ? { ...observed, body: undefined } : observed; // a HEAD answer has no body to check
     const pathname = response.path.split('?')[0]!;
+    // A CORS preflight is answered by the CORS layer on any path, before routing.
+    if (method === 'OPTIONS' && response.header('access-control-allow-methods') !== null) return this.options(response);
     const route = this.paths.find(({ pattern }) => pattern.test(pathname));
     if (!route) return this.undocumentedPath(method, pathname, response);
     const listed = METHODS.filter((m) => route.item[m] !== undefined);

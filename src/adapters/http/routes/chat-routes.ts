@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
+import { chatJson } from '../presenters.js';
 import type { RequestSchemas } from '../schemas.js';
 import type { UseCases } from '../use-cases.js';
 import { parseRequest } from '../validate.js';
@@ -13,13 +14,6 @@ export function chatRoutes(router: Router, useCases: UseCases, schemas: RequestS
       conversationId: input.conversation_id,
       messageId: input.message_id,
     });
-    ctx.body = {
-      response: exchange.response,
-      status: 'ok',
-      conversation_id: exchange.conversationId,
-      message_id: exchange.messageId,
-      user_message_id: exchange.userMessageId,
-      created_at: exchange.createdAt.toISOString(),
-    };
+    ctx.body = chatJson(exchange);
   });
 }

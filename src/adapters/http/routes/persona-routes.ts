@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { personaJson } from '../presenters.js';
+import { personaJson } from '../status-presenters.js';
 import type { UseCases } from '../use-cases.js';
 
 export function personaRoutes(router: Router, useCases: UseCases): void {

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { IncomingMessage } from '../../../application/services/store-messages.js';
-import { conversationJson, messageJson, sessionJson } from '../presenters.js';
+import { conversationPageJson, deletedJson, messagePageJson, savedMessageJson, savedSessionJson } from '../presenters.js';
 import type { RequestSchemas } from '../schemas.js';
 import type { UseCases } from '../use-cases.js';
 import { parseRequest } from '../validate.js';
@@ -25,7 +25,7 @@ export function storageRoutes(router: Router, useCases: UseCases, schemas: Reque
       ...incoming(input),
     });
     ctx.status = result.created ? 201 : 200;
-    ctx.body = { status: 'ok', message: messageJson(result.message) };
+    ctx.body = savedMessageJson(result.message);
   });
 
   router.post('/api/chat/loadMessages', json, async (ctx) => {
@@ -37,12 +37,7 @@ export function storageRoutes(router: Router, useCases: UseCases, schemas: Reque
       order: input.order,
       cursor: input.cursor,
     });
-    ctx.body = {
-      status: 'ok',
-      conversation_id: input.conversation_id,
-      messages: list.messages.map(messageJson),
-      next_cursor: list.nextCursor,
-    };
+    ctx.body = messagePageJson(input.conversation_id, list.messages, list.nextCursor);
   });
 
   router.delete('/api/chat/deleteMessages', json, async (ctx) => {
@@ -53,7 +48,7 @@ export function storageRoutes(router: Router, useCases: UseCases, schemas: Reque
       messageIds: input.message_ids,
       all: input.all,
     });
-    ctx.body = { status: 'ok', deleted };
+    ctx.body = deletedJson(deleted);
   });
 
   router.post('/api/chat/saveSession', json, async (ctx) => {
@@ -69,17 +64,13 @@ export function storageRoutes(router: Router, useCases: UseCases, schemas: Reque
       messages: input.messages?.map(incoming),
     });
     ctx.status = result.created ? 201 : 200;
-    ctx.body = {
-      status: 'ok',
-      session: sessionJson(result.session, result.messageCount),
-      messages_saved: result.messagesSaved,
-    };
+    ctx.body = savedSessionJson(result);
   });
 
   router.get('/api/chat/conversations', async (ctx) => {
     const input = parseRequest(schemas.listConversations, ctx.query, 'query');
     const list = await useCases.listConversations().execute({ userId: input.user_id, limit: input.limit, cursor: input.cursor });
-    ctx.body = { status: 'ok', conversations: list.conversations.map(conversationJson), next_cursor: list.nextCursor };
+    ctx.body = conversationPageJson(list.conversations, list.nextCursor);
   });
 }
 

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { PreparedSpeech, SynthesizeSpeechInput } from '../../../application/use-cases/synthesize-speech.js';
 import { CapacityExhaustedError } from '../../../domain/errors.js';
+import { voicesJson } from '../status-presenters.js';
 import { speechSchemas } from '../tts-schemas.js';
 import type { UseCases } from '../use-cases.js';
 import { parseRequest } from '../validate.js';
@@ -21,12 +22,7 @@ const RETRY_AFTER_S = '2';
 
 export function ttsRoutes(router: Router, useCases: UseCases, json: Middleware): void {
   router.get('/api/tts/voices', async (ctx) => {
-    const list = await useCases.listSpeechVoices().execute();
-    ctx.body = {
-      status: 'ok',
-      default_voice: list.defaultVoice,
-      voices: list.voices.map(({ id, name, language }) => ({ id, name, language })),
-    };
+    ctx.body = voicesJson(await useCases.listSpeechVoices().execute());
   });
 
   router.get('/api/tts', async (ctx) => {
