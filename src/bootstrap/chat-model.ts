@@ -1,13 +1,13 @@
 import type { ChatModel } from '../application/ports/chat-model.js';
 import { OfflineChatModel } from '../adapters/llm/offline/offline-chat-model.js';
 import { OPENAI_BASE_URL } from '../adapters/llm/openai/openai-base-url.js';
+import { OpenAiChatModel } from '../adapters/llm/openai/openai-chat-model.js';
 import type { Config } from './config.js';
 
-/** The language model chosen by LLM_PROVIDER; the OpenAI SDK is loaded only when it is used. */
-export async function chatModelFor(config: Config): Promise<ChatModel> {
+/** The language model chosen by LLM_PROVIDER. */
+export function chatModelFor(config: Config): ChatModel {
   const { llm } = config;
   if (llm.provider === 'offline') return new OfflineChatModel({ streamDelayMs: config.offlineStreamDelayMs });
-  const { OpenAiChatModel } = await import('../adapters/llm/openai/openai-chat-model.js');
   return new OpenAiChatModel({
     model: llm.model,
     baseUrl: llm.baseUrl,

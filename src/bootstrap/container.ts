@@ -59,7 +59,7 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   const clock = overrides.clock ?? new SystemClock();
   // Adapters that validate their settings (the persona file, say) fail here, before anything is opened.
   const personaSource = overrides.personaSource ?? new JsonFilePersonaSource(config.personaFile);
-  const chatModel = new InstrumentedChatModel(overrides.chatModel ?? (await chatModelFor(config)), metrics);
+  const chatModel = new InstrumentedChatModel(overrides.chatModel ?? chatModelFor(config), metrics);
   const store = await openStore(config, logger, metrics, lifetime);
   const graphStatusProbe = overrides.graphStatusProbe ?? lifetime.own(graphStatusProbeFor(config, logger, `assistant-backend/${VERSION}`));
   const speechSynthesizer = overrides.speechSynthesizer ?? lifetime.own(speechSynthesizerFor(config.tts));

@@ -4,6 +4,7 @@ import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { Metrics } from '../adapters/metrics/metrics.js';
 import { InMemoryStoreCheck } from '../adapters/persistence/memory/in-memory-store-check.js';
 import { InMemoryUnitOfWork } from '../adapters/persistence/memory/in-memory-unit-of-work.js';
+import { openPostgresStore, type PostgresStore } from '../adapters/persistence/mikro-orm/postgres-store.js';
 import type { Config } from './config.js';
 import type { Lifetime } from './lifetime.js';
 
@@ -21,10 +22,7 @@ export function describeDatabase(url: string): string {
   }
 }
 
-/**
- * The store: PostgreSQL when DATABASE_URL is set (connected, migrated, its pool watched; the
- * ORM is loaded only then, which keeps an in-memory start fast), else the in-memory store.
- */
+/** The store: PostgreSQL when DATABASE_URL is set (connected, migrated, its pool watched), else the in-memory store. */
 export async function openStore(config: Config, logger: Logger, metrics: Metrics, lifetime: Lifetime): Promise<{ unitOfWork: UnitOfWork; check: DependencyCheck }> {
   if (!config.database) {
     logger.info({ store: 'in-memory' }, 'store: in memory (data is lost on restart; set DATABASE_URL for PostgreSQL)');
@@ -32,8 +30,7 @@ export async function openStore(config: Config, logger: Logger, metrics: Metrics
   }
   const settings = config.database;
   const where = describeDatabase(settings.url);
-  const { openPostgresStore } = await import('../adapters/persistence/mikro-orm/postgres-store.js');
-  let store: Awaited<ReturnType<typeof openPostgresStore>>;
+  let store: PostgresStore;
   try {
     store = lifetime.own(await openPostgresStore(settings));
   } catch (error) {

@@ -57,7 +57,7 @@ export function createApp({ resolve, ids, logger, settings, metrics }: HttpDepen
   statusRoutes(router, resolve);
   personaRoutes(router, resolve);
   ttsRoutes(router, resolve, json);
-  operationsRoutes(router, openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0'), metrics);
+  operationsRoutes(router, openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0', { metrics: metrics !== undefined }), metrics);
 
   app.use(requestId(ids));
   app.use(accessLog(logger));

@@ -12,6 +12,8 @@ import {
   SpeechEngineFailedError,
   SpeechEngineTimedOutError,
 } from '../../domain/errors.js';
+import type { z } from 'zod';
+import type { errorResponse } from './response-schemas.js';
 import { RequestValidationError, type FieldProblem } from './validate.js';
 
 /** An HTTP-level refusal (404, 405, 413, 415...) with the detail the client should read. */
@@ -24,11 +26,8 @@ export class HttpProblem extends Error {
   }
 }
 
-export interface ErrorBody {
-  detail: string;
-  status: 'error';
-  errors?: FieldProblem[];
-}
+/** The error body of every failure, typed by the schema /openapi.json shows for it. */
+export type ErrorBody = z.input<typeof errorResponse>;
 
 export interface MappedError {
   status: number;

@@ -1,31 +1,9 @@
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { audio, BODY_ERRORS, eventStream, headers, json, notModified, reply, responses, speechUnavailable } from './openapi-responses.js';
 import * as out from './response-schemas.js';
 import { requestSchemas, type SchemaLimits } from './schemas.js';
 import { speechSchemas } from './tts-schemas.js';
-
-const ERROR_MEANINGS: Record<number, string> = {
-  400: 'Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range. `detail` names the field.',
-  404: 'Unknown path or stored thing, or a conversation that belongs to another user',
-  405: 'Known path, wrong method (see the Allow header)',
-  409: 'A client-supplied id reused with different content',
-  413: 'Body larger than the configured limit',
-  415: 'A body that is not JSON',
-  500: 'An unexpected fault (logged; the detail is generic)',
-  502: 'The language model or speech engine failed',
-  503: 'A required dependency (the database) is unavailable, or speech synthesis is at capacity',
-  504: 'The language model or speech engine timed out',
-};
-
-const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
-const reply = (description: string, schema: z.ZodType) => ({ description, ...json(schema) });
-
-function responses(success: Record<string, { description: string; content?: object }>, ...errors: number[]): ZodOpenApiResponsesObject {
-  const failures = Object.fromEntries(errors.map((code) => [String(code), reply(ERROR_MEANINGS[code]!, out.errorResponse)]));
-  return { ...success, ...failures, '500': reply(ERROR_MEANINGS[500]!, out.errorResponse) } as ZodOpenApiResponsesObject;
-}
-
-const BODY_ERRORS = [400, 413, 415];
 
 const STREAM_DESCRIPTION = `Server-sent events, each \`data:\` line one JSON object:
 
@@ -37,20 +15,33 @@ const STREAM_DESCRIPTION = `Server-sent events, each \`data:\` line one JSON obj
 A \`: ping\` comment is sent at least every 15 s while waiting. If the client disconnects, the model call is aborted and the partial reply stored with \`metadata.finish_reason = "cancelled"\`.
 With the header \`X-Stream-Protocol: ui-message\` (or a Vercel AI SDK \`useChat\` request body) the same reply is sent in the AI SDK "UI message stream" protocol instead.`;
 
-/** The OpenAPI 3.1 document, generated from the schemas the routes validate with. */
-export function openApiDocument(limits: SchemaLimits, version: string) {
+const DESCRIPTION = `A conversational-assistant backend: chat (plain and streamed), chat storage, text-to-speech, status and persona.
+
+Every error is \`{"detail", "status": "error"}\`; every response carries \`X-Request-Id\`. Beyond the operations listed here:
+a method a listed path does not list gets 405 with an \`Allow\` header naming those it does; HEAD is answered wherever GET is
+(without the body); a path not listed gets 404 with the error body, unless it is a file of the demo page (\`/\`) or of this
+document's explorer (\`/docs\`).`;
+
+export interface DocumentOptions {
+  /** GET /metrics is listed only where it is served. */
+  metrics: boolean;
+}
+
+/** The OpenAPI 3.1 document, generated from the schemas the routes validate requests with and the presenters build answers with. */
+export function openApiDocument(limits: SchemaLimits, version: string, options: DocumentOptions = { metrics: true }) {
   const req = requestSchemas(limits);
   const op = (summary: string, operation: Omit<ZodOpenApiOperationObject, 'summary'>): ZodOpenApiOperationObject => ({ summary, ...operation });
-  const audio = {
-    description: 'The audio, with ETag and Cache-Control; 304 when If-None-Match matches',
-    content: { 'audio/wav': { schema: z.string().meta({ format: 'binary' }) }, 'audio/mpeg': { schema: z.string().meta({ format: 'binary' }) } },
+  const metrics: ZodOpenApiPathsObject = {
+    '/metrics': {
+      get: op('Prometheus metrics', { responses: responses({ '200': { description: 'Prometheus text format', headers: headers(), content: { 'text/plain': { schema: z.string() } } } }) }),
+    },
   };
   return createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Assistant backend',
       version,
-      description: 'A conversational-assistant backend: chat (plain and streamed), chat storage, text-to-speech, status and persona. Every error is `{"detail", "status": "error"}`; every response carries `X-Request-Id`.',
+      description: DESCRIPTION,
     },
     paths: {
       '/v1/chat': {
@@ -65,7 +56,7 @@ export function openApiDocument(limits: SchemaLimits, version: string) {
           description: STREAM_DESCRIPTION,
           requestBody: json(req.chat),
           responses: responses(
-            { '200': { description: 'The event stream', content: { 'text/event-stream': { schema: z.string().meta({ description: STREAM_DESCRIPTION }) } } } },
+            { '200': eventStream(STREAM_DESCRIPTION) },
             ...BODY_ERRORS, 404, 409, 503,
           ),
         }),
@@ -115,11 +106,11 @@ export function openApiDocument(limits: SchemaLimits, version: string) {
       '/api/tts': {
         get: op('Audio for a stored message or a text', {
           requestParams: { query: speechSchemas.query },
-          responses: responses({ '200': audio, '304': { description: 'Not modified' } }, 400, 404, 502, 503, 504),
+          responses: responses({ '200': audio, '304': notModified, '503': speechUnavailable }, 400, 404, 502, 504),
         }),
         post: op('Generate speech audio', {
           requestBody: json(speechSchemas.body),
-          responses: responses({ '200': audio, '304': { description: 'Not modified' } }, ...BODY_ERRORS, 502, 503, 504),
+          responses: responses({ '200': audio, '503': speechUnavailable }, ...BODY_ERRORS, 502, 504),
         }),
       },
       '/api/tts/voices': {
@@ -130,26 +121,24 @@ export function openApiDocument(limits: SchemaLimits, version: string) {
       },
       '/v1/health/ready': {
         get: op('Readiness of every dependency', {
-          responses: { '200': reply('Every required dependency answers', out.readinessResponse), '503': reply('A required dependency fails', out.readinessResponse) },
+          responses: responses({ '200': reply('Every required dependency answers', out.readinessResponse), '503': reply('A required dependency fails', out.readinessResponse) }),
         }),
       },
       '/api/status/graphdb': {
         get: op('Graph-database connection', {
-          responses: {
+          responses: responses({
             '200': reply('Connected, or not configured (status "disabled")', out.graphStatusResponse),
             '503': reply('Configured but unreachable or refusing the credentials', out.graphStatusResponse),
-          },
+          }),
         }),
       },
       '/api/ai/traits': {
         get: op("The assistant's persona and personality traits", { responses: responses({ '200': reply('The persona', out.personaResponse) }) }),
       },
       '/openapi.json': {
-        get: op('This document', { responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: z.object({}).passthrough() } } } } }),
+        get: op('This document', { responses: responses({ '200': reply('OpenAPI 3.1', z.looseObject({})) }) }),
       },
-      '/metrics': {
-        get: op('Prometheus metrics', { responses: { '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: z.string() } } } } }),
-      },
+      ...(options.metrics ? metrics : {}),
     },
   });
 }

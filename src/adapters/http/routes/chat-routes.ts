@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
+import { chatJson } from '../presenters.js';
 import type { RequestSchemas } from '../schemas.js';
 import { SendChatMessage } from '../../../application/use-cases/send-chat-message.js';
 import type { Resolve } from '../resolve.js';
@@ -14,13 +15,6 @@ export function chatRoutes(router: Router, resolve: Resolve, schemas: RequestSch
       conversationId: input.conversation_id,
       messageId: input.message_id,
     });
-    ctx.body = {
-      response: exchange.response,
-      status: 'ok',
-      conversation_id: exchange.conversationId,
-      message_id: exchange.messageId,
-      user_message_id: exchange.userMessageId,
-      created_at: exchange.createdAt.toISOString(),
-    };
+    ctx.body = chatJson(exchange);
   });
 }

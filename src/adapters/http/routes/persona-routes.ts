@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { personaJson } from '../presenters.js';
+import { personaJson } from '../status-presenters.js';
 import { GetPersona } from '../../../application/use-cases/get-persona.js';
 import type { Resolve } from '../resolve.js';
 

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { IncomingMessage } from '../../../application/services/store-messages.js';
-import { conversationJson, messageJson, sessionJson } from '../presenters.js';
+import { conversationPageJson, deletedJson, messagePageJson, savedMessageJson, savedSessionJson } from '../presenters.js';
 import type { RequestSchemas } from '../schemas.js';
 import { DeleteMessages } from '../../../application/use-cases/delete-messages.js';
 import { ListConversations } from '../../../application/use-cases/list-conversations.js';
@@ -31,7 +31,7 @@ export function storageRoutes(router: Router, resolve: Resolve, schemas: Request
       ...incoming(input),
     });
     ctx.status = result.created ? 201 : 200;
-    ctx.body = { status: 'ok', message: messageJson(result.message) };
+    ctx.body = savedMessageJson(result.message);
   });
 
   router.post('/api/chat/loadMessages', json, async (ctx) => {
@@ -39,12 +39,7 @@ export function storageRoutes(router: Router, resolve: Resolve, schemas: Request
     const { conversation_id: conversationId, order } = input;
     const after = input.cursor === undefined ? null : messageCursor.decode(input.cursor, conversationId, order);
     const page = await resolve(LoadMessages).execute({ userId: input.user_id, conversationId, limit: input.limit, order, after });
-    ctx.body = {
-      status: 'ok',
-      conversation_id: conversationId,
-      messages: page.messages.map(messageJson),
-      next_cursor: page.next ? messageCursor.encode(conversationId, order, page.next) : null,
-    };
+    ctx.body = messagePageJson(conversationId, page.messages, page.next ? messageCursor.encode(conversationId, order, page.next) : null);
   });
 
   router.delete('/api/chat/deleteMessages', json, async (ctx) => {
@@ -55,7 +50,7 @@ export function storageRoutes(router: Router, resolve: Resolve, schemas: Request
       messageIds: input.message_ids,
       all: input.all,
     });
-    ctx.body = { status: 'ok', deleted };
+    ctx.body = deletedJson(deleted);
   });
 
   router.post('/api/chat/saveSession', json, async (ctx) => {
@@ -71,11 +66,7 @@ export function storageRoutes(router: Router, resolve: Resolve, schemas: Request
       messages: input.messages?.map(incoming),
     });
     ctx.status = result.created ? 201 : 200;
-    ctx.body = {
-      status: 'ok',
-      session: sessionJson(result.session, result.messageCount),
-      messages_saved: result.messagesSaved,
-    };
+    ctx.body = savedSessionJson(result);
   });
 
   router.get('/api/chat/conversations', async (ctx) => {
@@ -83,11 +74,7 @@ export function storageRoutes(router: Router, resolve: Resolve, schemas: Request
     const userId = input.user_id;
     const after = input.cursor === undefined ? null : conversationCursor.decode(input.cursor, userId);
     const page = await resolve(ListConversations).execute({ userId, limit: input.limit, after });
-    ctx.body = {
-      status: 'ok',
-      conversations: page.items.map(conversationJson),
-      next_cursor: page.next ? conversationCursor.encode(userId, page.next) : null,
-    };
+    ctx.body = conversationPageJson(page.items, page.next ? conversationCursor.encode(userId, page.next) : null);
   });
 }
 

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { PreparedSpeech, SynthesizeSpeechInput } from '../../../application/use-cases/synthesize-speech.js';
 import { CapacityExhaustedError } from '../../../domain/errors.js';
+import { voicesJson } from '../status-presenters.js';
 import { speechSchemas } from '../tts-schemas.js';
 import { ListSpeechVoices } from '../../../application/use-cases/list-speech-voices.js';
 import { SynthesizeSpeech } from '../../../application/use-cases/synthesize-speech.js';
@@ -23,12 +24,7 @@ const RETRY_AFTER_S = '2';
 
 export function ttsRoutes(router: Router, resolve: Resolve, json: Middleware): void {
   router.get('/api/tts/voices', async (ctx) => {
-    const list = await resolve(ListSpeechVoices).execute();
-    ctx.body = {
-      status: 'ok',
-      default_voice: list.defaultVoice,
-      voices: list.voices.map(({ id, name, language }) => ({ id, name, language })),
-    };
+    ctx.body = voicesJson(await resolve(ListSpeechVoices).execute());
   });
 
   router.get('/api/tts', async (ctx) => {
