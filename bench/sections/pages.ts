@@ -1,0 +1,2 @@
+export const heading = 'todo';
+export async function run() { return []; }
