@@ -36,9 +36,11 @@ async function loadRun(target: LoadTarget, seconds: number, connections: number)
       {
         method: target.method,
         path: target.path,
-        headers: body ? { 'content-type': 'application/json' } : {},
-        setupRequest: body ? (request) => ({ ...request, body: JSON.stringify(body(counter.n++)) }) : undefined,
-        onResponse: target.status ? (status) => void (status !== target.status && unexpected++) : undefined,
+        ...(body && {
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (request) => ({ ...request, body: JSON.stringify(body(counter.n++)) }),
+        }),
+        ...(target.status && { onResponse: (status) => void (status !== target.status && unexpected++) }),
       },
     ],
   });

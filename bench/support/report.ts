@@ -58,7 +58,7 @@ export function targetMet(row: Row): boolean | null {
 }
 
 function number(value: number): string {
-  const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  const digits = value >= 100 || Number.isInteger(value) ? 0 : value >= 10 ? 1 : 2;
   return value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
