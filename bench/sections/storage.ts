@@ -24,6 +24,9 @@ async function seedReadConversations(server: RunningServer, databaseUrl: string,
     }),
   );
   await seedMessages(databaseUrl, { conversations: owners, first: 1, last: READ_CONVERSATION_MESSAGES - 1, start });
+  // Both servers must serve full pages, or the comparison would flatter the one with less to send.
+  const page = await expectOk(server.url, 'POST', '/api/chat/loadMessages', loadMessagesBody(conversations)(0));
+  if (page.json.messages?.length !== 50) throw new Error(`${server.label}: a seeded conversation served ${page.json.messages?.length} messages, not 50`);
 }
 
 export async function run({ settings, log }: SectionContext): Promise<Row[]> {

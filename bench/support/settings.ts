@@ -38,7 +38,7 @@ export function loadSettings(): BenchSettings {
     warmupSeconds: positive('BENCH_WARMUP_SECONDS', 1),
     connections: Math.round(positive('BENCH_CONNECTIONS', 32)),
     conversations: Math.round(positive('BENCH_CONVERSATIONS', 200)),
-    pageRequests: Math.round(positive('BENCH_PAGE_REQUESTS', 200)),
+    pageRequests: Math.round(positive('BENCH_PAGE_REQUESTS', 300)),
     pageSizes: (process.env.BENCH_PAGE_SIZES ?? '1000,100000,1000000').split(',').map((size) => Math.round(Number(size))),
     roundTripRequests: Math.round(positive('BENCH_ROUNDTRIP_REQUESTS', 50)),
     adminUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
