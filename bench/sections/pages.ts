@@ -73,13 +73,13 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
     }
     // Warm-up, then rounds that visit every size and order in turn, so noise falls on all alike.
     for (let i = 0; i < 20; i++) for (const size of sizes) for (const order of ORDERS) await page(size, order);
-    const times = new Map<string, number[]>();
+    const keys = sizes.flatMap((size) => ORDERS.map((order) => ({ size, order, key: `${size} ${order}` })));
+    const times = new Map(keys.map(({ key }) => [key, [] as number[]]));
     for (let round = 0; round < settings.pageRequests; round++) {
-      for (const size of sizes) {
-        for (const order of ORDERS) {
-          const key = `${size} ${order}`;
-          times.set(key, [...(times.get(key) ?? []), await page(size, order)]);
-        }
+      // Each round starts one step further along, so no size always follows the same one.
+      for (let step = 0; step < keys.length; step++) {
+        const { size, order, key } = keys[(round + step) % keys.length]!;
+        times.get(key)!.push(await page(size, order));
       }
     }
 

@@ -82,12 +82,12 @@ async function count(server: RunningServer, counter: WireCounter, operation: Ope
   counter.reset();
   for (let n = WARM_UP; n < WARM_UP + requests; n++) await send(n);
   const { roundTrips, statements } = counter.counts();
-  const perRequest = roundTrips / requests;
+  const [perRequest, statementsPerRequest] = [roundTrips / requests, Number((statements / requests).toFixed(2))];
   return {
     label: server.label,
     measure: { median: perRequest, min: perRequest, max: perRequest, samples: requests },
-    unit: 'round trips',
-    note: `${Number((statements / requests).toFixed(2))} statements`,
+    unit: perRequest === 1 ? 'round trip' : 'round trips',
+    note: `${statementsPerRequest} ${statementsPerRequest === 1 ? 'statement' : 'statements'}`,
   };
 }
 
