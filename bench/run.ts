@@ -13,6 +13,7 @@
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local server) for PostgreSQL.
  * docs/benchmarks.md explains each figure.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { dropAllDatabases, postgresReachable } from './support/databases.js';
 import { formatSection, formatTargets, type SectionReport } from './support/report.js';
@@ -36,6 +37,8 @@ if (unknown.length > 0) {
 const names = requested.length > 0 ? requested : Object.keys(SECTIONS);
 const settings = loadSettings();
 const log = (line: string) => console.error(`  · ${line}`);
+/** How busy the machine was (others share it): the more, the noisier the figures. */
+const machineLoad = () => `load average ${loadavg()[0]!.toFixed(2)} on ${availableParallelism()} cores`;
 
 process.once('SIGINT', () => {
   console.error('\ninterrupted: dropping the bench databases');
@@ -46,7 +49,7 @@ const { runs, seconds, warmupSeconds, connections, conversations } = settings;
 console.log(
   `bench: ${names.join(', ')}; load: ${connections} connections over ${conversations} conversations, ` +
     `${warmupSeconds} s warm-up, then ${runs} runs of ${seconds} s per server, interleaved; ` +
-    `figures are medians [min–max]; node ${process.version}`,
+    `figures are medians [min–max]; node ${process.version}; ${machineLoad()}`,
 );
 const started = performance.now();
 const reports: SectionReport[] = [];
@@ -73,5 +76,5 @@ for (const name of names) {
   }
 }
 console.log(`\n${formatTargets(reports)}`);
-console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s in all; ${machineLoad()} at the end)`);
 process.exit(failed ? 1 : 0);
