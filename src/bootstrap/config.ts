@@ -26,6 +26,9 @@ const environmentSchema = z.object({
     .transform((list) => list.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''))
     .pipe(z.array(z.union([z.literal('*'), z.url({ error: 'must list origins such as https://app.example.com, comma-separated' })]))),
   SSE_PING_INTERVAL_MS: integer(10, 15_000, 15_000),
+  STREAM_ON_DISCONNECT: z.enum(['continue', 'cancel'], { error: 'must be "continue" or "cancel"' }).default('continue'),
+  STREAM_STALE_MS: integer(1000, 3_600_000, 30_000),
+  STREAM_WRITE_INTERVAL_MS: integer(20, 1000, 250),
   ...LLM_ENVIRONMENT,
   ...DEPENDENCY_ENVIRONMENT,
   ...TTS_ENVIRONMENT,
@@ -36,6 +39,7 @@ const environmentSchema = z.object({
     .optional(),
   DATABASE_POOL_MAX: integer(1, 1000, 10),
   DATABASE_TIMEOUT_MS: integer(100, 120_000, 3000),
+  DATABASE_CREATE: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).default('false'),
 });
 
 export interface Config {
@@ -54,10 +58,12 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Longest silence on an event stream before a `: ping` comment. */
   ssePingIntervalMs: number;
+  /** Replies as jobs of the service: how often they are written while they grow, when they count as dead, and what a client's disconnect does. */
+  replies: { writeIntervalMs: number; staleMs: number; onDisconnect: 'continue' | 'cancel' };
   /** The language model: the offline assistant, or an OpenAI-compatible server. */
   llm: LlmConfig;
   /** PostgreSQL, when DATABASE_URL is set; else the in-memory store. */
-  database: { url: string; poolMax: number; timeoutMs: number } | null;
+  database: { url: string; poolMax: number; timeoutMs: number; create: boolean } | null;
   /** The graph database (Neo4j), when NEO4J_URI is set. */
   graph: GraphConfig | null;
   /** Which dependencies /v1/health/ready requires, and how long remote results are reused. */
@@ -97,9 +103,10 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     readinessTimeoutMs: env.READINESS_TIMEOUT_MS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     ssePingIntervalMs: env.SSE_PING_INTERVAL_MS,
+    replies: { writeIntervalMs: env.STREAM_WRITE_INTERVAL_MS, staleMs: env.STREAM_STALE_MS, onDisconnect: env.STREAM_ON_DISCONNECT },
     llm,
     database: env.DATABASE_URL
-      ? { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeoutMs: env.DATABASE_TIMEOUT_MS }
+      ? { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeoutMs: env.DATABASE_TIMEOUT_MS, create: env.DATABASE_CREATE === 'true' }
       : null,
     graph: graphConfigFrom(env),
     readiness: readinessConfigFrom(env),

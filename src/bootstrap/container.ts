@@ -1,18 +1,23 @@
 import { Container, type MapToResolvedValueInjectOptions, type ServiceIdentifier } from 'inversify';
 import { ChatTurns } from '../application/services/chat-turns.js';
+import { ReplyFeed } from '../application/services/reply-feed.js';
+import { ReplyJobs } from '../application/services/reply-jobs.js';
 import { SpeechAudio } from '../application/services/speech-audio.js';
 import { SpeechVoices } from '../application/services/speech-voices.js';
 import { CheckReadiness } from '../application/use-cases/check-readiness.js';
 import { DeleteMessages } from '../application/use-cases/delete-messages.js';
+import { FindReplyInProgress } from '../application/use-cases/find-reply-in-progress.js';
 import { GetGraphStatus } from '../application/use-cases/get-graph-status.js';
 import { GetHealth } from '../application/use-cases/get-health.js';
 import { GetPersona } from '../application/use-cases/get-persona.js';
 import { ListConversations } from '../application/use-cases/list-conversations.js';
 import { ListSpeechVoices } from '../application/use-cases/list-speech-voices.js';
 import { LoadMessages } from '../application/use-cases/load-messages.js';
+import { ResumeChatReply } from '../application/use-cases/resume-chat-reply.js';
 import { SaveMessage } from '../application/use-cases/save-message.js';
 import { SaveSession } from '../application/use-cases/save-session.js';
 import { SendChatMessage } from '../application/use-cases/send-chat-message.js';
+import { StopChatReply } from '../application/use-cases/stop-chat-reply.js';
 import { StreamChatReply } from '../application/use-cases/stream-chat-reply.js';
 import { SynthesizeSpeech } from '../application/use-cases/synthesize-speech.js';
 import { InstrumentedChatModel } from '../adapters/metrics/instrumented-chat-model.js';
@@ -75,6 +80,8 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   constant(TOKENS.Clock, clock);
   constant(TOKENS.IdGenerator, overrides.ids ?? new UuidV7IdGenerator());
   constant(TOKENS.UnitOfWork, overrides.unitOfWork ?? store.unitOfWork);
+  constant(TOKENS.ReplyNotifications, store.notifications);
+  constant(TOKENS.ReplySettings, config.replies);
   constant(TOKENS.PersonaSource, personaSource);
   constant(TOKENS.ChatModel, chatModel);
   constant(TOKENS.GraphStatusProbe, graphStatusProbe);
@@ -93,14 +100,19 @@ function bindApplication(c: Container): void {
   const bind = <A extends unknown[], T>(type: new (...args: A) => T, dependencies: MapToResolvedValueInjectOptions<A>) =>
     c.bind(type).toResolvedValue((...args: A) => new type(...args), dependencies);
 
-  bind(ChatTurns, [TOKENS.UnitOfWork, TOKENS.PersonaSource, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.ChatSettings]).inSingletonScope();
+  bind(ReplyJobs, [TOKENS.UnitOfWork, TOKENS.ReplyNotifications, TOKENS.Clock, TOKENS.ReplySettings]).inSingletonScope();
+  bind(ReplyFeed, [ReplyJobs, TOKENS.UnitOfWork, TOKENS.ReplyNotifications, TOKENS.Clock]).inSingletonScope();
+  bind(ChatTurns, [TOKENS.UnitOfWork, TOKENS.PersonaSource, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.ChatSettings, ReplyJobs]).inSingletonScope();
   bind(SpeechVoices, [TOKENS.SpeechSynthesizer, TOKENS.PersonaSource]).inSingletonScope();
   bind(SpeechAudio, [TOKENS.SpeechSynthesizer, TOKENS.SpeechCache, TOKENS.SpeechSettings]).inSingletonScope();
 
-  bind(SendChatMessage, [ChatTurns, TOKENS.ChatModel]);
-  bind(StreamChatReply, [ChatTurns, TOKENS.ChatModel]);
+  bind(SendChatMessage, [ChatTurns, TOKENS.ChatModel, ReplyJobs, ReplyFeed]);
+  bind(StreamChatReply, [ChatTurns, TOKENS.ChatModel, ReplyJobs, ReplyFeed]);
+  bind(ResumeChatReply, [TOKENS.UnitOfWork, ReplyFeed, ReplyJobs]);
+  bind(StopChatReply, [TOKENS.UnitOfWork, ReplyJobs, ReplyFeed, TOKENS.Clock]);
+  bind(FindReplyInProgress, [TOKENS.UnitOfWork, ReplyFeed, ReplyJobs]);
   bind(SaveMessage, [TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.IdGenerator]);
-  bind(LoadMessages, [TOKENS.UnitOfWork]);
+  bind(LoadMessages, [TOKENS.UnitOfWork, ReplyJobs, TOKENS.Clock]);
   bind(DeleteMessages, [TOKENS.UnitOfWork]);
   bind(SaveSession, [TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.IdGenerator]);
   bind(ListConversations, [TOKENS.UnitOfWork]);

@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
 import type { DependencyCheck } from '../application/ports/dependency-check.js';
+import type { ReplyNotifications } from '../application/ports/reply-notifications.js';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { Metrics } from '../adapters/metrics/metrics.js';
 import { InMemoryStoreCheck } from '../adapters/persistence/memory/in-memory-store-check.js';
 import { InMemoryUnitOfWork } from '../adapters/persistence/memory/in-memory-unit-of-work.js';
 import { openPostgresStore, type PostgresStore } from '../adapters/persistence/mikro-orm/postgres-store.js';
+import { PostgresReplyNotifications } from '../adapters/persistence/mikro-orm/postgres-reply-notifications.js';
 import type { Config } from './config.js';
 import type { Lifetime } from './lifetime.js';
 
@@ -23,10 +25,17 @@ export function describeDatabase(url: string): string {
 }
 
 /** The store: PostgreSQL when DATABASE_URL is set (connected, migrated, its pool watched), else the in-memory store. */
-export async function openStore(config: Config, logger: Logger, metrics: Metrics, lifetime: Lifetime): Promise<{ unitOfWork: UnitOfWork; check: DependencyCheck }> {
+export interface Store {
+  unitOfWork: UnitOfWork;
+  check: DependencyCheck;
+  notifications: ReplyNotifications;
+}
+
+export async function openStore(config: Config, logger: Logger, metrics: Metrics, lifetime: Lifetime): Promise<Store> {
   if (!config.database) {
     logger.info({ store: 'in-memory' }, 'store: in memory (data is lost on restart; set DATABASE_URL for PostgreSQL)');
-    return { unitOfWork: new InMemoryUnitOfWork(), check: new InMemoryStoreCheck() };
+    const unitOfWork = new InMemoryUnitOfWork();
+    return { unitOfWork, check: new InMemoryStoreCheck(), notifications: unitOfWork.notifications };
   }
   const settings = config.database;
   const where = describeDatabase(settings.url);
@@ -39,5 +48,14 @@ export async function openStore(config: Config, logger: Logger, metrics: Metrics
   }
   logger.info({ store: 'postgresql', database: where, migrationsApplied: store.migrationsApplied }, `store: PostgreSQL at ${where}`);
   metrics.watchDatabasePool(() => store.poolState());
-  return store;
+  // Replies written on other instances are announced here through LISTEN/NOTIFY.
+  const notifications = lifetime.own(
+    new PostgresReplyNotifications({
+      url: settings.url,
+      timeoutMs: settings.timeoutMs,
+      onState: (state) => (state === 'lost' ? logger.warn({ store: 'postgresql' }, 'lost the connection that listens for replies; reconnecting') : logger.info('listening for replies of other instances')),
+    }),
+  );
+  await notifications.start();
+  return { unitOfWork: store.unitOfWork, check: store.check, notifications };
 }

@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../adapters/http/create-app.js';
 import type { Config } from './config.js';
+import { ReplyJobs } from '../application/services/reply-jobs.js';
 import { buildContainer } from './container.js';
 import { VERSION } from './project-files.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
@@ -15,6 +16,9 @@ export interface RunningService {
   /** Stops accepting, lets in-flight requests finish (up to the deadline), closes resources. */
   stop(): Promise<void>;
 }
+
+/** After the deadline, how long the last events of interrupted streams get to leave before connections are cut. */
+const GRACE_MS = 500;
 
 export async function startService(config: Config, overrides: AdapterOverrides = {}): Promise<RunningService> {
   const container = await buildContainer(config, overrides);
@@ -28,6 +32,7 @@ export async function startService(config: Config, overrides: AdapterOverrides =
       bodyLimitBytes: config.bodyLimitBytes,
       maxTextLength: config.chat.maxTextLength,
       ssePingIntervalMs: config.ssePingIntervalMs,
+      streamOnDisconnect: config.replies.onDisconnect,
       corsOrigins: config.corsOrigins,
       version: VERSION,
     },
@@ -44,14 +49,22 @@ export async function startService(config: Config, overrides: AdapterOverrides =
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      const deadline = new Date(Date.now() + config.shutdownTimeoutMs);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections are closed as soon as their last request is answered.
       server.closeIdleConnections();
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
-      const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+      // Requests in flight (streams included) may finish until the deadline; then replies still
+      // running (with or without a listener) are stored as interrupted, their streams end with
+      // an error event, and whatever connection is left is closed.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, config.shutdownTimeoutMs)))]);
+      clearTimeout(timer);
+      await container.get(ReplyJobs).shutdown(deadline);
+      const last = setTimeout(() => server.closeAllConnections(), GRACE_MS);
       await closed;
       clearInterval(sweep);
-      clearTimeout(deadline);
+      clearTimeout(last);
       await container.get(TOKENS.Lifetime).close();
     })());
   return { url, server, stop };

@@ -6,9 +6,11 @@ import type { DependencyCheck } from '../application/ports/dependency-check.js';
 import type { GraphStatusProbe } from '../application/ports/graph-status-probe.js';
 import type { IdGenerator } from '../application/ports/id-generator.js';
 import type { PersonaSource } from '../application/ports/persona-source.js';
+import type { ReplyNotifications } from '../application/ports/reply-notifications.js';
 import type { SpeechCache } from '../application/ports/speech-cache.js';
 import type { SpeechSynthesizer } from '../application/ports/speech-synthesizer.js';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
+import type { ReplySettings } from '../application/services/reply-job.js';
 import type { SpeechSettings } from '../application/services/speech-audio.js';
 import type { ChatSettings } from '../application/settings.js';
 import type { Metrics } from '../adapters/metrics/metrics.js';
@@ -23,12 +25,14 @@ export const TOKENS = {
   Lifetime: token<Lifetime>('Lifetime'),
   ChatSettings: token<ChatSettings>('ChatSettings'),
   SpeechSettings: token<SpeechSettings>('SpeechSettings'),
+  ReplySettings: token<ReplySettings>('ReplySettings'),
   ReadinessTimeoutMs: token<number>('ReadinessTimeoutMs'),
   StartedAt: token<Date>('StartedAt'),
   Version: token<string>('Version'),
   Clock: token<Clock>('Clock'),
   IdGenerator: token<IdGenerator>('IdGenerator'),
   UnitOfWork: token<UnitOfWork>('UnitOfWork'),
+  ReplyNotifications: token<ReplyNotifications>('ReplyNotifications'),
   ChatModel: token<ChatModel>('ChatModel'),
   PersonaSource: token<PersonaSource>('PersonaSource'),
   GraphStatusProbe: token<GraphStatusProbe>('GraphStatusProbe'),

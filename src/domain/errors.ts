@@ -80,3 +80,13 @@ export class CapacityExhaustedError extends DomainError {
 export class DependencyUnavailableError extends DomainError {
   readonly code = 'dependency_unavailable';
 }
+
+/** A reply the service stopped writing because it was shutting down (it is stored as it was). */
+export class ReplyInterruptedError extends DomainError {
+  readonly code = 'reply_interrupted';
+}
+
+/** A stored reply that is still being written, where only a finished one will do. */
+export class ReplyInProgressError extends DomainError {
+  readonly code = 'reply_in_progress';
+}

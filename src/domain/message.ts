@@ -76,6 +76,10 @@ export class Message {
     return null;
   }
 
+  withMetadata(metadata: Metadata): Message {
+    return new Message({ ...this.props, metadata });
+  }
+
   toProps(): MessageProps {
     return { ...this.props };
   }

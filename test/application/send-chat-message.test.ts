@@ -1,11 +1,9 @@
 import { expect } from 'chai';
 import type { ChatModel, ChatReply, ChatRequest } from '../../src/application/ports/chat-model.js';
-import { ChatTurns } from '../../src/application/services/chat-turns.js';
 import { SaveMessage } from '../../src/application/use-cases/save-message.js';
-import { SendChatMessage } from '../../src/application/use-cases/send-chat-message.js';
 import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
-import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
 import { ChatModelFailedError } from '../../src/domain/errors.js';
+import { chatApplication } from '../support/chat-application.js';
 
 class FixedClock {
   constructor(public time = new Date('2026-11-22T10:00:00.000Z')) {}
@@ -35,8 +33,8 @@ function setUp(settings = { maxTextLength: 1000, historyMessages: 3, historyChar
   const unitOfWork = new InMemoryUnitOfWork();
   const clock = new FixedClock();
   const ids = new CountingIds();
-  const turns = new ChatTurns(unitOfWork, new JsonFilePersonaSource(), clock, ids, settings);
-  return { unitOfWork, clock, model, send: new SendChatMessage(turns, model), save: new SaveMessage(unitOfWork, clock, ids) };
+  const { send } = chatApplication(model, { unitOfWork, clock, ids, chat: settings });
+  return { unitOfWork, clock, model, send, save: new SaveMessage(unitOfWork, clock, ids) };
 }
 
 describe('SendChatMessage', () => {
@@ -63,8 +61,8 @@ describe('SendChatMessage', () => {
       clock.time = new Date('2026-11-22T09:00:00.000Z');
       return {};
     });
-    const turns = new ChatTurns(unitOfWork, new JsonFilePersonaSource(), clock, new CountingIds(), { maxTextLength: 10, historyMessages: 0, historyChars: 0 });
-    const exchange = await new SendChatMessage(turns, model).execute({ userId: 'u', text: 'hi' });
+    const { send } = chatApplication(model, { unitOfWork, clock, ids: new CountingIds(), chat: { maxTextLength: 10, historyMessages: 0, historyChars: 0 } });
+    const exchange = await send.execute({ userId: 'u', text: 'hi' });
     expect(exchange.createdAt.toISOString()).to.equal('2026-11-22T10:00:00.000Z');
   });
 

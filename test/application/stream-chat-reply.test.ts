@@ -1,15 +1,12 @@
 import { expect } from 'chai';
 import type { ChatChunk, ChatModel } from '../../src/application/ports/chat-model.js';
-import { ChatTurns } from '../../src/application/services/chat-turns.js';
-import { StreamChatReply, type ChatStreamEvent } from '../../src/application/use-cases/stream-chat-reply.js';
-import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
-import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
-import { UuidV7IdGenerator } from '../../src/adapters/system/uuid-v7-id-generator.js';
-import { SystemClock } from '../../src/adapters/system/system-clock.js';
+import type { FeedEvent } from '../../src/application/services/reply-feed.js';
+import type { StreamChatReply } from '../../src/application/use-cases/stream-chat-reply.js';
 import { ChatModelFailedError } from '../../src/domain/errors.js';
+import { chatApplication } from '../support/chat-application.js';
 
 /** Yields the scripted chunks; `then` decides how it ends after them. */
-function scripted(chunks: ChatChunk[], then: 'end' | Error | ((signal: AbortSignal) => void) = 'end'): ChatModel {
+function scripted(chunks: ChatChunk[], then: 'end' | Error | ((signal: AbortSignal) => Promise<void>) = 'end'): ChatModel {
   return {
     name: 'scripted',
     complete: () => Promise.reject(new Error('not used')),
@@ -17,44 +14,75 @@ function scripted(chunks: ChatChunk[], then: 'end' | Error | ((signal: AbortSign
       for (const chunk of chunks) yield chunk;
       if (then instanceof Error) throw then;
       if (typeof then === 'function') {
-        then(signal!);
+        await then(signal!);
         signal!.throwIfAborted();
       }
     },
   };
 }
 const finish: ChatChunk = { type: 'finish', finishReason: 'stop', model: 'scripted-1', usage: null };
+/** Waits until the signal aborts (the model is still thinking). */
+const thinking = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 
 function setUp(model: ChatModel) {
-  const unitOfWork = new InMemoryUnitOfWork();
-  const turns = new ChatTurns(unitOfWork, new JsonFilePersonaSource(), new SystemClock(), new UuidV7IdGenerator(), { maxTextLength: 100, historyMessages: 5, historyChars: 1000 });
-  const stored = () => unitOfWork.run((r) => r.messages.page('c', 'asc', 10, null)).then((p) => p.messages);
-  return { useCase: new StreamChatReply(turns, model), stored };
+  const app = chatApplication(model);
+  const stored = () => app.unitOfWork.run((r) => r.messages.page('c', 'asc', 10, null)).then((p) => p.messages);
+  return { useCase: app.stream, stored, jobs: app.jobs };
 }
 
-async function run(useCase: StreamChatReply, controller = new AbortController(), messageId?: string) {
+async function run(useCase: StreamChatReply, messageId?: string, from = 0) {
   const stream = await useCase.execute({ userId: 'u', conversationId: 'c', text: 'hi', messageId });
-  const events: ChatStreamEvent[] = [];
-  for await (const event of stream.events(controller.signal)) events.push(event);
+  const events: FeedEvent[] = [];
+  for await (const event of stream.events(from, new AbortController().signal)) events.push(event);
   return { stream, events };
 }
 
+const texts = (events: FeedEvent[]) => events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
+
 describe('StreamChatReply', () => {
-  it('passes deltas on, stores the reply under the announced id, then reports done', async () => {
+  it('passes the text on, stores the reply under the announced id, then ends with the stored reply', async () => {
     const { useCase, stored } = setUp(scripted([{ type: 'delta', text: 'Hel' }, { type: 'delta', text: '' }, { type: 'delta', text: 'lo' }, finish]));
     const { stream, events } = await run(useCase);
-    expect(events.map((e) => e.type)).to.deep.equal(['delta', 'delta', 'done']);
-    expect(events[2]).to.deep.include({ response: 'Hello', messageId: stream.messageId, finishReason: 'stop' });
+    expect(texts(events)).to.equal('Hello');
+    const end = events.at(-1)!;
+    expect(end).to.deep.include({ type: 'end', finishReason: 'stop', position: 5 });
+    expect(end.type === 'end' && end.message?.text).to.equal('Hello');
     const reply = (await stored())[1]!;
     expect(reply.messageId).to.equal(stream.messageId);
+    expect(reply.status).to.equal('completed');
     expect(reply.metadata).to.deep.equal({ model: 'scripted-1', finish_reason: 'stop' });
   });
 
-  it('on abort: stores the partial reply as cancelled and ends without done or error', async () => {
-    const controller = new AbortController();
-    const { useCase, stored } = setUp(scripted([{ type: 'delta', text: 'Half a ' }], () => controller.abort()));
-    const { events } = await run(useCase, controller);
-    expect(events.map((e) => e.type)).to.deep.equal(['delta']);
+  it('goes on when its listener leaves: the whole reply is stored', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { useCase, stored, jobs } = setUp(scripted([{ type: 'delta', text: 'Half ' }], async () => held));
+    const stream = await useCase.execute({ userId: 'u', conversationId: 'c', text: 'hi' });
+    const leaving = new AbortController();
+    for await (const event of stream.events(0, leaving.signal)) {
+      if (event.type === 'text') leaving.abort();
+    }
+    expect((await stored())[1]!.status).to.equal('in_progress');
+    release();
+    await jobs.local(stream.messageId)?.done;
+    const reply = (await stored())[1]!;
+    expect(reply.status).to.equal('completed');
+    expect(reply.text).to.equal('Half ');
+  });
+
+  it('a stop stores the text so far as cancelled and ends every listener with it', async () => {
+    const { useCase, stored, jobs } = setUp(scripted([{ type: 'delta', text: 'Half a ' }], thinking));
+    const stream = await useCase.execute({ userId: 'u', conversationId: 'c', text: 'hi' });
+    const listening = (async () => {
+      const events: FeedEvent[] = [];
+      for await (const event of stream.events(0, new AbortController().signal)) {
+        events.push(event);
+        if (event.type === 'text') void jobs.requestStop(stream.messageId);
+      }
+      return events;
+    })();
+    const events = await listening;
+    expect(events.at(-1)).to.deep.include({ type: 'end', finishReason: 'cancelled' });
     const reply = (await stored())[1]!;
     expect(reply.text).to.equal('Half a ');
     expect(reply.metadata).to.deep.equal({ model: 'scripted', finish_reason: 'cancelled' });
@@ -64,15 +92,15 @@ describe('StreamChatReply', () => {
     const failure = new ChatModelFailedError('the language model answered 500 Internal Server Error');
     const { useCase, stored } = setUp(scripted([{ type: 'delta', text: 'Par' }], failure));
     const { events } = await run(useCase);
-    expect(events.at(-1)).to.deep.equal({ type: 'error', error: failure });
-    expect((await stored())[1]!.metadata).to.deep.equal({ model: 'scripted', finish_reason: 'error' });
+    expect(events.at(-1)).to.deep.include({ type: 'end', failure, finishReason: 'error' });
+    expect((await stored())[1]!.metadata).to.deep.equal({ model: 'scripted', finish_reason: 'error', error: failure.message });
   });
 
   it('a model that stops without finishing is a failure', async () => {
     const { useCase, stored } = setUp(scripted([{ type: 'delta', text: 'Par' }]));
     const { events } = await run(useCase);
     const last = events.at(-1)!;
-    expect(last.type === 'error' && last.error).to.be.instanceOf(ChatModelFailedError);
+    expect(last.type === 'end' && last.failure).to.be.instanceOf(ChatModelFailedError);
     expect((await stored())[1]!.metadata).to.include({ finish_reason: 'error' });
   });
 
@@ -80,7 +108,7 @@ describe('StreamChatReply', () => {
     const { useCase, stored } = setUp(scripted([finish]));
     const { events } = await run(useCase);
     expect(events).to.have.length(1);
-    expect(events[0]!.type === 'error' && (events[0]!.error as Error).message).to.equal('the language model returned an empty reply');
+    expect(events[0]!.type === 'end' && (events[0]!.failure as Error).message).to.equal('the language model returned an empty reply');
     expect((await stored()).map((m) => m.role)).to.deep.equal(['user']);
   });
 
@@ -89,9 +117,19 @@ describe('StreamChatReply', () => {
     const model = scripted([{ type: 'delta', text: 'Once' }, finish]);
     const counting: ChatModel = { ...model, stream: (r, s) => (calls++, model.stream(r, s)) };
     const { useCase } = setUp(counting);
-    const first = await run(useCase, undefined, 'm-1');
-    const again = await run(useCase, undefined, 'm-1');
-    expect(again.events).to.deep.equal(first.events);
+    const first = await run(useCase, 'm-1');
+    const again = await run(useCase, 'm-1');
+    expect(texts(again.events)).to.equal(texts(first.events));
+    expect(again.stream.messageId).to.equal(first.stream.messageId);
     expect(calls).to.equal(1);
+  });
+
+  it('reads from any position: only the code points after it', async () => {
+    const { useCase } = setUp(scripted([{ type: 'delta', text: 'a😀b' }, { type: 'delta', text: 'cd' }, finish]));
+    const first = await run(useCase, 'm-2');
+    expect(texts(first.events)).to.equal('a😀bcd');
+    const { events } = await run(useCase, 'm-2', 2);
+    expect(texts(events)).to.equal('bcd');
+    expect(events.at(-1)).to.deep.include({ position: 5 });
   });
 });

@@ -141,8 +141,8 @@ describe('the service process', function () {
     }
     expect(refused, 'new connections are refused while draining').to.equal(true);
     expect(received).to.include('event: done');
-    const deltas = [...received.matchAll(/event: delta\ndata: (.*)\n/g)].map((m) => JSON.parse(m[1]!).text).join('');
-    const done = JSON.parse(/event: done\ndata: (.*)\n/.exec(received)![1]!);
+    const deltas = [...received.matchAll(/event: delta\n(?:id: \d+\n)?data: (.*)\n/g)].map((m) => JSON.parse(m[1]!).text).join('');
+    const done = JSON.parse(/event: done\n(?:id: \d+\n)?data: (.*)\n/.exec(received)![1]!);
     expect(deltas).to.equal(done.response);
     expect(await run.exited).to.equal(0);
   });

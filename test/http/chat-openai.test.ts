@@ -25,18 +25,19 @@ async function eventually<T>(check: () => Promise<T>, timeoutMs = 2000): Promise
 
 describe('chat with LLM_PROVIDER=openai, against a local OpenAI-compatible server', () => {
   let fake: FakeOpenAiServer;
+  const environment = (): Record<string, string> => ({
+    LLM_PROVIDER: 'openai',
+    LLM_BASE_URL: fake.baseUrl,
+    LLM_MODEL: FAKE_MODEL,
+    LLM_API_KEY: 'sk-local-test',
+    LLM_TIMEOUT_MS: '500',
+    LLM_MAX_RETRIES: '0',
+  });
   let service: TestService;
   const persona = new JsonFilePersonaSource().persona();
   before(async () => {
     fake = await startFakeOpenAiServer();
-    service = await startTestService({
-      LLM_PROVIDER: 'openai',
-      LLM_BASE_URL: fake.baseUrl,
-      LLM_MODEL: FAKE_MODEL,
-      LLM_API_KEY: 'sk-local-test',
-      LLM_TIMEOUT_MS: '500',
-      LLM_MAX_RETRIES: '0',
-    });
+    service = await startTestService(environment());
   });
   after(async () => {
     await service.stop();
@@ -105,11 +106,15 @@ describe('chat with LLM_PROVIDER=openai, against a local OpenAI-compatible serve
       expect(reply.metadata).to.deep.equal({ model: FAKE_MODEL, finish_reason: 'stop', usage: { prompt_tokens: 11, completion_tokens: 6, total_tokens: 17 } });
     });
 
-    it('a client closing mid-reply aborts the upstream call within a second and stores the partial reply as cancelled', async () => {
+    it('with STREAM_ON_DISCONNECT=cancel, a client closing mid-reply aborts the upstream call within a second and stores the partial reply as cancelled', async () => {
+      const cancelling = await startTestService({ ...environment(), STREAM_ON_DISCONNECT: 'cancel' });
+      after(() => cancelling.stop());
+      const load = async (userId: string, conversationId: string): Promise<Stored[]> =>
+        (await cancelling.post('/api/chat/loadMessages', { user_id: userId, conversation_id: conversationId })).json.messages;
       fake.fallback = { kind: 'stall', pieces: 2 };
       const controller = new AbortController();
       const body = { text: 'talk slowly', user_id: uid('u'), conversation_id: uid('c') };
-      const opened = await openStream(`${service.url}/v1/chat/stream`, body, { signal: controller.signal });
+      const opened = await openStream(`${cancelling.url}/v1/chat/stream`, body, { signal: controller.signal });
       const seen: StreamedEvent[] = [];
       for await (const event of opened.events) {
         seen.push(event);
@@ -137,7 +142,7 @@ describe('chat with LLM_PROVIDER=openai, against a local OpenAI-compatible serve
       expect(events.at(-1)!.json).to.deep.equal({ detail: `the connection to the language model at ${new URL(fake.baseUrl).host} broke off`, status: 'error' });
       const messages = await load(body.user_id, body.conversation_id);
       expect(messages[1]).to.deep.include({ role: 'assistant', text: 'You said: go' });
-      expect(messages[1].metadata).to.deep.equal({ model: FAKE_MODEL, finish_reason: 'error' });
+      expect(messages[1].metadata).to.deep.equal({ model: FAKE_MODEL, finish_reason: 'error', error: events.at(-1)!.json.detail });
     });
 
     it('an upstream error before any text: status 200 (the stream had started), then an error event; only the user message is stored', async () => {

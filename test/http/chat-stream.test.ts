@@ -142,9 +142,9 @@ describe('POST /v1/chat/stream (offline assistant)', () => {
   });
 });
 
-describe('POST /v1/chat/stream cancelled mid-reply (offline assistant)', () => {
+describe('POST /v1/chat/stream cancelled mid-reply with STREAM_ON_DISCONNECT=cancel (offline assistant)', () => {
   it('stores the words said so far as a cancelled reply', async () => {
-    const service = await startTestService({ OFFLINE_STREAM_DELAY_MS: '100' });
+    const service = await startTestService({ OFFLINE_STREAM_DELAY_MS: '100', STREAM_ON_DISCONNECT: 'cancel' });
     try {
       const controller = new AbortController();
       const body = { text: 'What can you do?', user_id: uid('u'), conversation_id: uid('c') };
@@ -179,9 +179,9 @@ describe('POST /v1/chat/stream while the model is slow', () => {
     }
   });
 
-  it('a client leaving before any text aborts the model and stores no empty reply', async () => {
+  it('with STREAM_ON_DISCONNECT=cancel, a client leaving before any text aborts the model and stores no empty reply', async () => {
     const model = new SlowModel(60_000);
-    const service = await startTestService({}, { chatModel: model });
+    const service = await startTestService({ STREAM_ON_DISCONNECT: 'cancel' }, { chatModel: model });
     try {
       const controller = new AbortController();
       const body = { text: 'hi', user_id: uid('u'), conversation_id: uid('c') };

@@ -11,25 +11,30 @@ export interface StreamDone {
   finishReason: string;
 }
 
-/** How the events of a streamed reply look on the wire. */
+/**
+ * How the events of a streamed reply look on the wire. Every frame carries the SSE id the
+ * contract gives it: the number of code points of the reply the client holds after it.
+ */
 export interface ChatStreamEncoder {
   headers: Record<string, string>;
-  start(start: StreamStart): SseFrame[];
-  delta(text: string): SseFrame[];
-  done(start: StreamStart, done: StreamDone): SseFrame[];
-  error(detail: string): SseFrame[];
+  start(start: StreamStart, position: number): SseFrame[];
+  delta(text: string, position: number): SseFrame[];
+  done(start: StreamStart, done: StreamDone, position: number): SseFrame[];
+  error(detail: string, position: number): SseFrame[];
 }
 
 const json = (value: unknown) => JSON.stringify(value);
+const ids = (start: StreamStart) => ({ conversation_id: start.conversationId, user_message_id: start.userMessageId, message_id: start.messageId });
 
 /** The contract's own events: `start`, `delta`..., then `done` or `error`. */
 export const contractEncoder = (): ChatStreamEncoder => ({
   headers: {},
-  start: (s) => [{ event: 'start', data: json({ conversation_id: s.conversationId, user_message_id: s.userMessageId, message_id: s.messageId }) }],
-  delta: (text) => [{ event: 'delta', data: json({ text }) }],
-  done: (s, d) => [
+  start: (s, position) => [{ event: 'start', id: String(position), data: json(ids(s)) }],
+  delta: (text, position) => [{ event: 'delta', id: String(position), data: json({ text }) }],
+  done: (s, d, position) => [
     {
       event: 'done',
+      id: String(position),
       data: json({
         response: d.response,
         status: 'ok',
@@ -40,7 +45,7 @@ export const contractEncoder = (): ChatStreamEncoder => ({
       }),
     },
   ],
-  error: (detail) => [{ event: 'error', data: json({ detail, status: 'error' }) }],
+  error: (detail, position) => [{ event: 'error', id: String(position), data: json({ detail, status: 'error' }) }],
 });
 
 /** The Vercel AI SDK's finish reasons; anything else a model reports is "other". */
@@ -55,29 +60,30 @@ const UI_FINISH_REASONS: Record<string, string> = {
 /**
  * The Vercel AI SDK "UI message stream" (v1), which `useChat` reads: unnamed `data:` events
  * `start`, `text-start`, `text-delta`..., `text-end`, `finish` (or `error`), then `[DONE]`.
- * Our ids travel in `messageMetadata`.
+ * Our ids travel in `messageMetadata`; the SSE ids are the contract's.
  */
 export const uiMessageEncoder = (): ChatStreamEncoder => {
   let textId = 'text';
+  const frame = (value: unknown, position: number): SseFrame => ({ id: String(position), data: typeof value === 'string' ? value : json(value) });
   return {
     headers: { 'x-vercel-ai-ui-message-stream': 'v1' },
-    start: (s) => {
+    start: (s, position) => {
       textId = `text-${s.messageId}`;
-      const messageMetadata = { conversation_id: s.conversationId, user_message_id: s.userMessageId, message_id: s.messageId };
-      return [{ data: json({ type: 'start', messageId: s.messageId, messageMetadata }) }, { data: json({ type: 'text-start', id: textId }) }];
+      return [frame({ type: 'start', messageId: s.messageId, messageMetadata: ids(s) }, position), frame({ type: 'text-start', id: textId }, position)];
     },
-    delta: (text) => [{ data: json({ type: 'text-delta', id: textId, delta: text }) }],
-    done: (s, d) => [
-      { data: json({ type: 'text-end', id: textId }) },
-      {
-        data: json({
+    delta: (text, position) => [frame({ type: 'text-delta', id: textId, delta: text }, position)],
+    done: (s, d, position) => [
+      frame({ type: 'text-end', id: textId }, position),
+      frame(
+        {
           type: 'finish',
           finishReason: UI_FINISH_REASONS[d.finishReason] ?? 'other',
-          messageMetadata: { conversation_id: s.conversationId, user_message_id: s.userMessageId, message_id: d.messageId, finish_reason: d.finishReason },
-        }),
-      },
-      { data: '[DONE]' },
+          messageMetadata: { ...ids(s), message_id: d.messageId, finish_reason: d.finishReason },
+        },
+        position,
+      ),
+      frame('[DONE]', position),
     ],
-    error: (detail) => [{ data: json({ type: 'error', errorText: detail }) }, { data: '[DONE]' }],
+    error: (detail, position) => [frame({ type: 'error', errorText: detail }, position), frame('[DONE]', position)],
   };
 };

@@ -17,6 +17,7 @@ import { chatRoutes } from './routes/chat-routes.js';
 import { personaRoutes } from './routes/persona-routes.js';
 import { statusRoutes } from './routes/status-routes.js';
 import { storageRoutes } from './routes/storage-routes.js';
+import { replyRoutes } from './routes/reply-routes.js';
 import { streamRoutes } from './routes/stream-routes.js';
 import { ttsRoutes } from './routes/tts-routes.js';
 import { requestSchemas } from './schemas.js';
@@ -27,6 +28,8 @@ export interface HttpSettings {
   maxTextLength: number;
   /** Longest silence on an event stream before a `: ping` comment; 15 s when not given. */
   ssePingIntervalMs?: number;
+  /** What a client's disconnect does to the streamed reply it started (STREAM_ON_DISCONNECT); `continue` when not given. */
+  streamOnDisconnect?: 'continue' | 'cancel';
   /** Origins allowed to call from a browser (CORS); none when empty. */
   corsOrigins?: string[];
   /** The service's version, for the OpenAPI document. */
@@ -52,7 +55,9 @@ export function createApp({ resolve, ids, logger, settings, metrics }: HttpDepen
   const json = jsonBody(settings.bodyLimitBytes);
 
   chatRoutes(router, resolve, schemas, json);
-  streamRoutes(router, resolve, schemas, json, { logger, maxTextLength: settings.maxTextLength, pingIntervalMs: settings.ssePingIntervalMs ?? 15_000 });
+  const pingIntervalMs = settings.ssePingIntervalMs ?? 15_000;
+  streamRoutes(router, resolve, schemas, json, { logger, maxTextLength: settings.maxTextLength, pingIntervalMs, onDisconnect: settings.streamOnDisconnect ?? 'continue' });
+  replyRoutes(router, resolve, schemas, json, { logger, pingIntervalMs });
   storageRoutes(router, resolve, schemas, json);
   statusRoutes(router, resolve);
   personaRoutes(router, resolve);

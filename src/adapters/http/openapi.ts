@@ -1,19 +1,10 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { audio, BODY_ERRORS, eventStream, headers, json, notModified, reply, responses, speechUnavailable } from './openapi-responses.js';
+import { audio, BODY_ERRORS, headers, json, notModified, reply, responses, speechUnavailable } from './openapi-responses.js';
+import { replyPaths } from './openapi-replies.js';
 import * as out from './response-schemas.js';
 import { requestSchemas, type SchemaLimits } from './schemas.js';
 import { speechSchemas } from './tts-schemas.js';
-
-const STREAM_DESCRIPTION = `Server-sent events, each \`data:\` line one JSON object:
-
-- \`event: start\` — \`{"conversation_id", "user_message_id", "message_id"}\`
-- \`event: delta\` — \`{"text"}\`, zero or more; concatenated they equal \`response\`
-- \`event: done\` — \`{"response", "status": "ok", "conversation_id", "message_id", "user_message_id", "finish_reason"}\`; the reply is stored before it is sent
-- \`event: error\` — \`{"detail", "status": "error"}\` instead of \`done\` when the model fails after the stream began (the status stays 200; the partial reply is stored with \`metadata.finish_reason = "error"\`)
-
-A \`: ping\` comment is sent at least every 15 s while waiting. If the client disconnects, the model call is aborted and the partial reply stored with \`metadata.finish_reason = "cancelled"\`.
-With the header \`X-Stream-Protocol: ui-message\` (or a Vercel AI SDK \`useChat\` request body) the same reply is sent in the AI SDK "UI message stream" protocol instead.`;
 
 const DESCRIPTION = `A conversational-assistant backend: chat (plain and streamed), chat storage, text-to-speech, status and persona.
 
@@ -46,21 +37,12 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
     paths: {
       '/v1/chat': {
         post: op('Send a message and get the reply', {
-          description: 'Without `conversation_id` a new conversation starts. A repeated `message_id` replays the stored reply; reused with other text it is 409.',
+          description: 'Without `conversation_id` a new conversation starts. A repeated `message_id` replays the stored reply (or waits for it while it is still written; a reply that was cut short is asked for again and replaced); reused with other text it is 409.',
           requestBody: json(req.chat),
           responses: responses({ '200': reply('The reply, stored with the user message', out.chatResponse) }, ...BODY_ERRORS, 404, 409, 502, 503, 504),
         }),
       },
-      '/v1/chat/stream': {
-        post: op('Send a message and stream the reply', {
-          description: STREAM_DESCRIPTION,
-          requestBody: json(req.chat),
-          responses: responses(
-            { '200': eventStream(STREAM_DESCRIPTION) },
-            ...BODY_ERRORS, 404, 409, 503,
-          ),
-        }),
-      },
+      ...replyPaths(req, op),
       '/api/chat/saveMessage': {
         post: op('Save a message', {
           description: 'Creates the user and conversation if new. The same message again: 200 with the stored one; the same id with other content: 409.',

@@ -24,6 +24,7 @@ export function messageJson(message: Message): Body<typeof out.messageResponse> 
     text: message.text,
     created_at: iso(message.createdAt),
     metadata: message.metadata,
+    status: message.status,
   };
 }
 
@@ -58,6 +59,7 @@ export interface ChatExchangeFields {
   messageId: string;
   userMessageId: string;
   createdAt: Date;
+  finishReason: string;
 }
 
 /** POST /v1/chat */
@@ -69,7 +71,13 @@ export function chatJson(exchange: ChatExchangeFields): Body<typeof out.chatResp
     message_id: exchange.messageId,
     user_message_id: exchange.userMessageId,
     created_at: iso(exchange.createdAt),
+    finish_reason: exchange.finishReason,
   };
+}
+
+/** POST /v1/chat/stream/{message_id}/stop */
+export function stoppedReplyJson(message: Message | null): Body<typeof out.stoppedReplyResponse> {
+  return { status: 'ok', message: message ? messageJson(message) : null };
 }
 
 /** POST /api/chat/saveMessage */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../../domain/message.js';
+import { MESSAGE_STATUSES, ROLES } from '../../domain/message.js';
 
 /**
  * Response bodies, as zod schemas: the presenters are typed by them and the OpenAPI document
@@ -25,6 +25,7 @@ export const messageResponse = z
     text: z.string(),
     created_at: timestamp,
     metadata: z.record(z.string(), z.unknown()),
+    status: z.enum(MESSAGE_STATUSES).meta({ description: '`in_progress` while a reply is being written (its text so far), else `completed`' }),
   })
   .meta({ id: 'Message' });
 
@@ -36,8 +37,13 @@ export const chatResponse = z
     message_id: z.string().meta({ description: "the reply's id" }),
     user_message_id: z.string(),
     created_at: timestamp,
+    finish_reason: z.string().meta({ description: 'why the reply ended: the model\'s own reason (`stop`, `length`...), or `cancelled`, `error`, `interrupted`' }),
   })
   .meta({ id: 'ChatResponse' });
+
+export const stoppedReplyResponse = z
+  .object({ status: ok, message: messageResponse.nullable().meta({ description: 'the reply as stored; null when it was stopped before its first piece (then removed)' }) })
+  .meta({ id: 'StoppedReply' });
 
 export const savedMessageResponse = z.object({ status: ok, message: messageResponse });
 

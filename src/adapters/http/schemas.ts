@@ -58,6 +58,13 @@ const integer = (min: number, max: number) =>
   z.number(says(`must be an integer from ${min} to ${max}`)).int(`must be an integer from ${min} to ${max}`).min(min, `must be an integer from ${min} to ${max}`).max(max, `must be an integer from ${min} to ${max}`);
 const body = <T extends z.ZodRawShape>(shape: T) => z.object(shape, { error: 'must be a JSON object' });
 
+/** A position in a reply, in code points, as a query value or header: a whole number from 0. */
+export const position = () =>
+  z
+    .string(says('must be a whole number of code points from 0'))
+    .regex(/^\d{1,15}$/, 'must be a whole number of code points from 0')
+    .transform(Number);
+
 export interface SchemaLimits {
   maxTextLength: number;
 }
@@ -106,6 +113,13 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       limit: z.coerce.number(says('must be an integer from 1 to 500')).pipe(integer(1, 500)).default(50),
       cursor: z.string().optional(),
     }),
+    /** GET /v1/chat/stream/{message_id}: the position may also come as the Last-Event-ID header. */
+    resumeReply: z.object({ user_id: clientId(), after: position().optional() }),
+    stopReply: body({ user_id: clientId() }),
+    /** GET /v1/chat/stream/{conversation_id}/stream (the AI SDK's resume). */
+    resumeConversation: z.object({ user_id: clientId() }),
+    replyPath: z.object({ message_id: clientId() }),
+    conversationPath: z.object({ conversation_id: clientId() }),
   };
 }
 

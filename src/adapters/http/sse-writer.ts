@@ -1,9 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import type { Context } from 'koa';
 
-/** One server-sent event: an optional `event:` name and one `data:` line. */
+/** One server-sent event: an optional `event:` name, an optional `id:` and one `data:` line. */
 export interface SseFrame {
   event?: string;
+  /** The SSE id: a client that reconnects sends the last one back as `Last-Event-ID`. */
+  id?: string;
   /** Written as one `data:` line, so it must hold no line break (JSON.stringify never makes one). */
   data: string;
 }
@@ -45,9 +47,22 @@ export class SseWriter {
     return this.res.destroyed || this.res.writableEnded;
   }
 
-  send(frames: SseFrame[]): void {
-    const text = frames.map(({ event, data }) => (event ? `event: ${event}\n` : '') + `data: ${data}\n\n`).join('');
-    if (text !== '') this.write(text);
+  /**
+   * Writes the frames; resolves once the client has taken them in (Node's buffer drained), so
+   * a slow client holds up only its own reader and never gathers the whole reply in memory.
+   */
+  send(frames: SseFrame[]): Promise<void> {
+    const text = frames.map(({ event, id, data }) => (event ? `event: ${event}\n` : '') + (id !== undefined ? `id: ${id}\n` : '') + `data: ${data}\n\n`).join('');
+    if (text === '' || this.write(text)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
   }
 
   end(): void {
@@ -55,9 +70,10 @@ export class SseWriter {
     if (!this.gone) this.res.end();
   }
 
-  private write(text: string): void {
-    if (this.gone) return;
-    this.res.write(text);
+  /** False when the client is slow (the text waits in Node's buffer) or gone. */
+  private write(text: string): boolean {
+    if (this.gone) return true;
     this.ping.refresh();
+    return this.res.write(text);
   }
 }

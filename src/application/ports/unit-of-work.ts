@@ -1,5 +1,6 @@
 import type { ConversationRepository } from './conversation-repository.js';
 import type { MessageRepository } from './message-repository.js';
+import type { ReplyRepository } from './reply-repository.js';
 import type { SessionRepository } from './session-repository.js';
 import type { UserRepository } from './user-repository.js';
 
@@ -7,6 +8,7 @@ export interface Repositories {
   users: UserRepository;
   conversations: ConversationRepository;
   messages: MessageRepository;
+  replies: ReplyRepository;
   sessions: SessionRepository;
 }
 

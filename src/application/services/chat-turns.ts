@@ -1,14 +1,15 @@
 import { recentHistory } from '../../domain/chat-history.js';
 import { Conversation } from '../../domain/conversation.js';
-import { ChatModelFailedError, MessageIdConflictError } from '../../domain/errors.js';
+import { MessageIdConflictError } from '../../domain/errors.js';
 import { Message } from '../../domain/message.js';
-import type { ChatReply, ChatRequest } from '../ports/chat-model.js';
+import { isCutShort, isStale } from '../../domain/reply.js';
+import type { ChatRequest } from '../ports/chat-model.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { PersonaSource } from '../ports/persona-source.js';
 import type { Repositories, UnitOfWork } from '../ports/unit-of-work.js';
 import type { ChatSettings } from '../settings.js';
-import { storeMessages } from './store-messages.js';
+import type { ReplyJobs } from './reply-jobs.js';
 
 export interface ChatInput {
   text: string;
@@ -20,14 +21,19 @@ export interface ChatInput {
 export interface BegunTurn {
   conversation: Conversation;
   userMessage: Message;
-  /** The reply stored earlier for this user message (an idempotent replay), if any. */
-  storedReply: Message | null;
-  /** The id the reply gets when stored, known up front so a stream can announce it. */
-  replyId: string;
-  request: ChatRequest;
+  /**
+   * The reply: opened by this turn (`request` says what to ask the model), or the one a
+   * repeated message already has — in progress (to join) or answered (to replay).
+   */
+  reply: Message;
+  request: ChatRequest | null;
 }
 
-/** The two halves of a chat exchange that plain and streamed chat share. */
+/**
+ * The start of a chat exchange, which plain and streamed chat share: the user's message is
+ * stored (it stays stored whatever the model does) and the reply opened, in one step; a
+ * repeated `message_id` finds its reply instead, or replaces one that was cut short.
+ */
 export class ChatTurns {
   constructor(
     private readonly unitOfWork: UnitOfWork,
@@ -35,73 +41,82 @@ export class ChatTurns {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly settings: ChatSettings,
+    private readonly jobs: ReplyJobs,
   ) {}
 
-  /** Stores the user's message (it stays stored whatever the model does) and builds the model's request. */
-  begin(input: ChatInput): Promise<BegunTurn> {
-    // Each step is atomic by itself: the user's message is stored in one step, and stays stored.
+  async begin(input: ChatInput, modelName: string): Promise<BegunTurn> {
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const turn = await this.tryBegin(input, modelName);
+      if (turn) return turn;
+    }
+    throw new Error('the message could not be stored after 3 attempts');
+  }
+
+  /** Null when the same message_id was stored by a concurrent request after this one looked: look again. */
+  private tryBegin(input: ChatInput, modelName: string): Promise<BegunTurn | null> {
     return this.unitOfWork.run(
-      async (repositories) => {
+      async (repositories): Promise<BegunTurn | null> => {
         const now = this.clock.now();
         const candidate = await this.conversationFor(repositories, input, now);
-        const stored = await storeMessages(repositories, candidate, [{ messageId: input.messageId, role: 'user', text: input.text }], {
-          now,
-          newId: () => this.ids.newId(),
+        const userMessage = Message.create({
+          messageId: input.messageId ?? this.ids.newId(),
+          conversationId: candidate.conversationId,
+          userId: candidate.userId,
+          role: 'user',
+          text: input.text,
+          createdAt: now,
+          metadata: {},
+          replyTo: null,
         });
-        const { conversation } = stored;
-        const userMessage = stored.messages[0]!;
-        const resent = !stored.insertedIds.has(userMessage.messageId);
-        const storedReply = resent ? await repositories.messages.findReplyTo(userMessage.messageId) : null;
-        const history = storedReply ? [] : await this.historyBefore(repositories, userMessage);
+        const reply = this.openReply(userMessage, modelName, now);
+        const budget = { messages: this.settings.historyMessages, chars: this.settings.historyChars };
+        const record = await repositories.replies.begin({ conversation: candidate, userMessage, reply, historyLimit: budget.messages });
+        const conversation = record.conversation?.assertOwnedBy(input.userId) ?? candidate;
+        const history = recentHistory(
+          record.history.filter((m) => m.replyTo !== userMessage.messageId),
+          userMessage,
+          budget,
+        );
         const request = { persona: this.personaSource.persona(), history, text: userMessage.text };
-        const replyId = storedReply?.messageId ?? this.ids.newId();
-        return { conversation, userMessage, storedReply, replyId, request };
+        if (record.opened) return { conversation, userMessage, reply, request };
+        if (!record.taken) return null;
+
+        const difference = record.taken.differenceFrom(userMessage, { metadata: false, createdAt: false });
+        if (difference) throw new MessageIdConflictError(userMessage.messageId, difference);
+        return { conversation, userMessage: record.taken, ...(await this.replyOf(repositories, record.taken, record.takenReply, modelName, request)) };
       },
       { atomic: false },
     );
   }
 
-  /** Stores the assistant's reply to the turn. */
-  finish(turn: BegunTurn, reply: ChatReply, extra: Record<string, unknown> = {}): Promise<Message> {
-    if (reply.text.trim() === '') throw new ChatModelFailedError('the language model returned an empty reply');
+  /** The reply of a repeated message: its answer, the one in progress, or a new one replacing one cut short. */
+  private async replyOf(repositories: Repositories, userMessage: Message, standing: Message | null, modelName: string, request: ChatRequest): Promise<Pick<BegunTurn, 'reply' | 'request'>> {
     const now = this.clock.now();
-    const createdAt = now < turn.userMessage.createdAt ? turn.userMessage.createdAt : now;
-    const metadata: Record<string, unknown> = { model: reply.model, finish_reason: reply.finishReason, ...extra };
-    if (reply.usage) {
-      metadata.usage = {
-        prompt_tokens: reply.usage.promptTokens,
-        completion_tokens: reply.usage.completionTokens,
-        total_tokens: reply.usage.totalTokens,
-      };
+    if (standing && isStale(standing, now, this.jobs.settings.staleMs)) {
+      await this.jobs.sweepStale();
+      standing = await repositories.messages.findReplyTo(userMessage.messageId);
     }
-    const message = Message.create({
-      messageId: turn.replyId,
-      conversationId: turn.conversation.conversationId,
-      userId: turn.conversation.userId,
-      role: 'assistant',
-      text: reply.text,
-      createdAt,
-      metadata,
-      replyTo: turn.userMessage.messageId,
-    });
-    return this.unitOfWork.run(
-      async (repositories) => {
-        const appended = await repositories.messages.append(Conversation.create({ ...turn.conversation, createdAt: now }), [message]);
-        if (appended.inserted.length > 0) return message;
-        // A concurrent identical request answered first: its reply is the one stored.
-        return (await repositories.messages.findReplyTo(turn.userMessage.messageId)) ?? message;
-      },
-      { atomic: false },
-    );
+    if (standing && !isCutShort(standing)) return { reply: standing, request: null };
+    const reopened = await repositories.replies.reopen(this.openReply(userMessage, modelName, now));
+    if (reopened) return { reply: reopened, request };
+    // Another request reopened it first: join that one.
+    const other = await repositories.messages.findReplyTo(userMessage.messageId);
+    return other ? { reply: other, request: null } : this.replyOf(repositories, userMessage, null, modelName, request);
   }
 
-  /**
-   * Stores what the model had said when the turn was cut short (`finishReason` "cancelled" or
-   * "error"). An empty partial reply cannot be a message: nothing is stored and null returned.
-   */
-  async keepPartial(turn: BegunTurn, partial: { text: string; finishReason: 'cancelled' | 'error'; model: string }): Promise<Message | null> {
-    if (partial.text.trim() === '') return null;
-    return this.finish(turn, { ...partial, usage: null });
+  private openReply(userMessage: Message, modelName: string, now: Date): Message {
+    return Message.create({
+      messageId: this.ids.newId(),
+      conversationId: userMessage.conversationId,
+      userId: userMessage.userId,
+      role: 'assistant',
+      text: '',
+      createdAt: now < userMessage.createdAt ? userMessage.createdAt : now,
+      metadata: { model: modelName },
+      replyTo: userMessage.messageId,
+      status: 'in_progress',
+      progressAt: now,
+    });
   }
 
   /** The conversation the turn goes to (not yet stored, when new). */
@@ -118,13 +133,5 @@ export class ChatTurns {
       }
     }
     return candidate(this.ids.newId());
-  }
-
-  /** The conversation's recent turns before `message`, within the history budget. */
-  private async historyBefore(repositories: Repositories, message: Message) {
-    const budget = { messages: this.settings.historyMessages, chars: this.settings.historyChars };
-    if (budget.messages === 0) return [];
-    const page = await repositories.messages.page(message.conversationId, 'desc', budget.messages + 1, null);
-    return recentHistory(page.messages, message, budget);
   }
 }

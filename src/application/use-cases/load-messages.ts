@@ -1,5 +1,8 @@
+import { isStale } from '../../domain/reply.js';
+import type { Clock } from '../ports/clock.js';
 import type { MessagePage, MessagePosition, SortOrder } from '../ports/message-repository.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { ReplyJobs } from '../services/reply-jobs.js';
 
 export interface LoadMessagesInput {
   userId: string;
@@ -10,14 +13,29 @@ export interface LoadMessagesInput {
   after: MessagePosition | null;
 }
 
-/** POST /api/chat/loadMessages: one page of a conversation, keyset-paginated. */
+/**
+ * POST /api/chat/loadMessages: one page of a conversation, keyset-paginated, in one read. A
+ * reply in progress shows its text so far; one whose producer died is shown (and stored) as
+ * interrupted as soon as it is stale.
+ */
 export class LoadMessages {
-  constructor(private readonly unitOfWork: UnitOfWork) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly jobs: ReplyJobs,
+    private readonly clock: Clock,
+  ) {}
 
-  execute(input: LoadMessagesInput): Promise<MessagePage> {
+  async execute(input: LoadMessagesInput): Promise<MessagePage> {
+    const page = await this.read(input);
+    const now = this.clock.now();
+    if (!page.messages.some((message) => isStale(message, now, this.jobs.settings.staleMs))) return page;
+    await this.jobs.sweepStale();
+    return this.read(input);
+  }
+
+  private read({ userId, conversationId, order, limit, after }: LoadMessagesInput): Promise<MessagePage> {
     return this.unitOfWork.run(
       async (repositories) => {
-        const { userId, conversationId, order, limit, after } = input;
         const { conversation, page } = await repositories.messages.pageOwned(conversationId, userId, order, limit, after);
         conversation?.assertOwnedBy(userId);
         return page;

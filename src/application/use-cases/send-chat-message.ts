@@ -1,5 +1,8 @@
-import type { ChatModel } from '../ports/chat-model.js';
+import { ChatModelFailedError } from '../../domain/errors.js';
+import type { ChatChunk, ChatModel, ChatRequest } from '../ports/chat-model.js';
 import type { ChatInput, ChatTurns } from '../services/chat-turns.js';
+import type { FeedEvent, ReplyFeed } from '../services/reply-feed.js';
+import type { ReplyJobs } from '../services/reply-jobs.js';
 
 export interface ChatExchange {
   response: string;
@@ -7,24 +10,54 @@ export interface ChatExchange {
   messageId: string;
   userMessageId: string;
   createdAt: Date;
+  finishReason: string;
 }
 
-/** POST /v1/chat: store the user's message, ask the model, store and return the reply. */
+/**
+ * POST /v1/chat: store the user's message, ask the model, store and return the reply. The reply
+ * is a job of the service like a streamed one, so a repeated message_id whose reply is still
+ * being written waits for it, and one whose reply was cut short asks again.
+ */
 export class SendChatMessage {
   constructor(
     private readonly turns: ChatTurns,
     private readonly model: ChatModel,
+    private readonly jobs: ReplyJobs,
+    private readonly feed: ReplyFeed,
   ) {}
 
-  async execute(input: ChatInput, signal?: AbortSignal): Promise<ChatExchange> {
-    const turn = await this.turns.begin(input);
-    const reply = turn.storedReply ?? (await this.turns.finish(turn, await this.model.complete(turn.request, signal)));
+  async execute(input: ChatInput): Promise<ChatExchange> {
+    const turn = await this.turns.begin(input, this.model.name ?? 'unknown');
+    const { request } = turn;
+    let end: Extract<FeedEvent, { type: 'end' }>;
+    if (request) {
+      const job = this.jobs.start(turn.reply, (signal) => this.whole(request, signal));
+      end = { type: 'end', ...(await job.done), position: 0 };
+    } else {
+      end = await lastOf(this.feed.watch(turn.reply, 0, new AbortController().signal));
+    }
+    if (end.failure !== undefined) throw end.failure;
+    const reply = end.message;
+    if (!reply) throw new ChatModelFailedError('the reply was stopped before it began');
     return {
       response: reply.text,
       conversationId: turn.conversation.conversationId,
       messageId: reply.messageId,
       userMessageId: turn.userMessage.messageId,
       createdAt: reply.createdAt,
+      finishReason: end.finishReason,
     };
   }
+
+  /** The model's whole reply, as one piece of a stream. */
+  private async *whole(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatChunk> {
+    const reply = await this.model.complete(request, signal);
+    yield { type: 'delta', text: reply.text };
+    yield { type: 'finish', finishReason: reply.finishReason, model: reply.model, usage: reply.usage };
+  }
+}
+
+async function lastOf(events: AsyncGenerator<FeedEvent>): Promise<Extract<FeedEvent, { type: 'end' }>> {
+  for await (const event of events) if (event.type === 'end') return event;
+  throw new ChatModelFailedError('the reply ended without finishing');
 }

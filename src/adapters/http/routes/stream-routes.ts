@@ -1,26 +1,27 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { contractEncoder, uiMessageEncoder } from '../chat-stream-encoders.js';
-import { mapError } from '../error-mapping.js';
-import { logUnexpected } from '../middleware/error-handler.js';
-import type { RequestSchemas } from '../schemas.js';
-import { SseWriter } from '../sse-writer.js';
-import { readStreamRequest, uiChatRequestSchema } from '../stream-request.js';
 import { StreamChatReply } from '../../../application/use-cases/stream-chat-reply.js';
+import { contractEncoder, uiMessageEncoder } from '../chat-stream-encoders.js';
+import { pumpReply } from '../reply-stream.js';
 import type { Resolve } from '../resolve.js';
+import type { RequestSchemas } from '../schemas.js';
+import { readStreamRequest, uiChatRequestSchema } from '../stream-request.js';
 
 export interface StreamRouteOptions {
   logger: Logger;
   maxTextLength: number;
   /** Longest silence before a `: ping` comment (the contract says at most 15 s). */
   pingIntervalMs: number;
+  /** What a client's disconnect does to the reply it started: nothing (it goes on), or stop it. */
+  onDisconnect: 'continue' | 'cancel';
 }
 
 /**
  * POST /v1/chat/stream. Validation and the storing of the user's message happen first and fail
  * as ordinary JSON errors; after that the status is 200 and every failure is an `error` event.
- * A client that disconnects aborts the model call (the partial reply is stored as "cancelled").
+ * The reply belongs to the service: a client that disconnects leaves it running (or, with
+ * STREAM_ON_DISCONNECT=cancel, stops it) and can resume it (reply-routes.ts).
  */
 export function streamRoutes(router: Router, resolve: Resolve, schemas: RequestSchemas, json: Middleware, options: StreamRouteOptions): void {
   const uiSchema = uiChatRequestSchema(options.maxTextLength);
@@ -28,32 +29,12 @@ export function streamRoutes(router: Router, resolve: Resolve, schemas: RequestS
   router.post('/v1/chat/stream', json, async (ctx) => {
     const { input, protocol } = readStreamRequest(ctx.request.body, ctx.get('X-Stream-Protocol'), schemas, uiSchema);
     const stream = await resolve(StreamChatReply).execute(input);
-
-    const client = new AbortController();
-    const onClose = () => {
-      if (!ctx.res.writableFinished) client.abort();
-    };
-    ctx.res.once('close', onClose);
-    if (ctx.res.destroyed) onClose();
-
-    const encoder = protocol === 'ui-message' ? uiMessageEncoder() : contractEncoder();
-    const sse = SseWriter.open(ctx, encoder.headers, options.pingIntervalMs);
-    const fail = (error: unknown) => {
-      const mapped = mapError(error);
-      if (mapped.unexpected) logUnexpected(options.logger, ctx, error);
-      sse.send(encoder.error(mapped.body.detail));
-    };
-    try {
-      sse.send(encoder.start(stream));
-      for await (const event of stream.events(client.signal)) {
-        if (event.type === 'delta') sse.send(encoder.delta(event.text));
-        else if (event.type === 'done') sse.send(encoder.done(stream, event));
-        else fail(event.error);
-      }
-    } catch (error) {
-      fail(error);
-    } finally {
-      sse.end();
-    }
+    const cancel = options.onDisconnect === 'cancel' && stream.startedHere;
+    await pumpReply(ctx, stream, protocol === 'ui-message' ? uiMessageEncoder() : contractEncoder(), {
+      logger: options.logger,
+      pingIntervalMs: options.pingIntervalMs,
+      from: 0,
+      onDisconnect: cancel ? () => stream.cancel() : undefined,
+    });
   });
 }

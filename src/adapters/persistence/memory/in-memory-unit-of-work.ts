@@ -2,6 +2,8 @@ import { Mutex } from 'async-mutex';
 import type { Repositories, UnitOfWork } from '../../../application/ports/unit-of-work.js';
 import { InMemoryConversationRepository } from './in-memory-conversation-repository.js';
 import { InMemoryMessageRepository } from './in-memory-message-repository.js';
+import { InMemoryReplyNotifications } from './in-memory-reply-notifications.js';
+import { InMemoryReplyRepository } from './in-memory-reply-repository.js';
 import { InMemorySessionRepository } from './in-memory-session-repository.js';
 import { InMemoryUserRepository } from './in-memory-user-repository.js';
 import { MemoryStore } from './memory-store.js';
@@ -14,7 +16,11 @@ import { UndoLog } from './undo-log.js';
 export class InMemoryUnitOfWork implements UnitOfWork {
   private readonly mutex = new Mutex();
 
-  constructor(readonly store: MemoryStore = new MemoryStore()) {}
+  constructor(
+    readonly store: MemoryStore = new MemoryStore(),
+    /** Where writes to replies are announced: the process's watchers. */
+    readonly notifications: InMemoryReplyNotifications = new InMemoryReplyNotifications(),
+  ) {}
 
   run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
     return this.mutex.runExclusive(async () => {
@@ -25,6 +31,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
           conversations: new InMemoryConversationRepository(this.store, undo),
           messages: new InMemoryMessageRepository(this.store, undo),
           sessions: new InMemorySessionRepository(this.store, undo),
+          replies: new InMemoryReplyRepository(this.store, undo, (replyId) => this.notifications.announce(replyId)),
         });
       } catch (error) {
         undo.rollback();

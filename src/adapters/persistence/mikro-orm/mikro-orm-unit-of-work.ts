@@ -3,6 +3,7 @@ import type { Repositories, UnitOfWork, UnitOfWorkOptions } from '../../../appli
 import { DependencyUnavailableError, DomainError } from '../../../domain/errors.js';
 import { MikroOrmConversationRepository } from './mikro-orm-conversation-repository.js';
 import { MikroOrmMessageRepository } from './mikro-orm-message-repository.js';
+import { MikroOrmReplyRepository } from './mikro-orm-reply-repository.js';
 import { MikroOrmSessionRepository } from './mikro-orm-session-repository.js';
 import { MikroOrmUserRepository } from './mikro-orm-user-repository.js';
 import { isDatabaseUnavailable, isRetryable } from './unavailable.js';
@@ -40,5 +41,6 @@ function repositoriesOn(em: EntityManager): Repositories {
     conversations: new MikroOrmConversationRepository(em),
     messages: new MikroOrmMessageRepository(em),
     sessions: new MikroOrmSessionRepository(em),
+    replies: new MikroOrmReplyRepository(em),
   };
 }

@@ -1,0 +1,141 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
+import type { Message } from '../../../domain/message.js';
+import { CUT_SHORT } from '../../../domain/reply.js';
+import { MESSAGE_COLUMNS, MESSAGE_INPUT, messagesJson, toConversation, toMessage, type ConversationRow, type MessageRow } from './rows.js';
+
+/** The channel on which every write to a reply is announced (payload: the reply's id). */
+export const REPLY_CHANNEL = 'assistant_replies';
+/** The channel on which stops are asked for (payload: the reply's id). */
+export const STOP_CHANNEL = 'assistant_reply_stops';
+
+const CUT_SHORT_LIST = CUT_SHORT.map((reason) => `'${reason}'`).join(', ');
+
+/**
+ * Replies in PostgreSQL, each method one statement: a turn begins in one round trip (claim the
+ * conversation, store the user's message, open the reply, read the history), grows with one
+ * round trip per batch of text, and ends with one. Writes announce themselves with pg_notify.
+ */
+export class MikroOrmReplyRepository implements ReplyRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  async begin(start: TurnStart): Promise<TurnRecord> {
+    const { conversationId, userId, createdAt } = start.conversation;
+    const userMessageId = start.userMessage.messageId;
+    const [row] = await this.em.execute<
+      { claimed: ConversationRow | null; existing: ConversationRow | null; taken: MessageRow | null; taken_reply: MessageRow | null; history: MessageRow[]; inserted: string }[]
+    >(
+      `with input as (select * from ${MESSAGE_INPUT}),
+       taken as (select * from messages where message_id = ?),
+       taken_reply as (select * from messages where reply_to = ?),
+       history as (
+         select * from messages where conversation_id = ? and status = 'completed'
+         order by created_at desc, seq desc limit ?),
+       claimed as (
+         insert into conversations (conversation_id, user_id, created_at, active_at)
+         select ?, ?, ?, ? where not exists (select 1 from taken)
+         on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
+           where conversations.user_id = excluded.user_id
+         returning *, xmax = 0 as created),
+       owner as (
+         insert into users (user_id, created_at) select user_id, created_at from claimed where created
+         on conflict (user_id) do nothing),
+       inserted as (
+         insert into messages (${MESSAGE_COLUMNS})
+         select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.status, i.alive_at
+         from input i cross join claimed c order by i.ord
+         on conflict do nothing returning message_id)
+       select (select row_to_json(c) from claimed c) as claimed,
+              (select row_to_json(c) from conversations c where c.conversation_id = ?) as existing,
+              (select row_to_json(t) from taken t) as taken,
+              (select row_to_json(r) from taken_reply r) as taken_reply,
+              coalesce((select json_agg(h order by h.created_at desc, h.seq desc) from history h), '[]') as history,
+              (select count(*) from inserted) as inserted`,
+      [messagesJson([start.userMessage, start.reply]), userMessageId, userMessageId, conversationId, start.historyLimit, conversationId, userId, createdAt, createdAt, conversationId],
+    );
+    const stored = row!.claimed ?? row!.existing;
+    return {
+      conversation: stored ? toConversation(stored) : null,
+      taken: row!.taken ? toMessage(row!.taken) : null,
+      takenReply: row!.taken && row!.taken_reply ? toMessage(row!.taken_reply) : null,
+      history: row!.history.map(toMessage),
+      opened: Number(row!.inserted) === 2,
+    };
+  }
+
+  async reopen(reply: Message): Promise<Message | null> {
+    const rows = await this.em.execute<MessageRow[]>(
+      `with replaced as (
+         update messages set message_id = ?, text = '', status = 'in_progress', metadata = ?::jsonb, created_at = ?, alive_at = ?
+         where reply_to = ? and status = 'completed' and metadata->>'finish_reason' in (${CUT_SHORT_LIST})
+         returning *),
+       added as (
+         insert into messages (${MESSAGE_COLUMNS})
+         select ${MESSAGE_COLUMNS} from ${MESSAGE_INPUT} where not exists (select 1 from messages where reply_to = ?)
+         on conflict do nothing returning *)
+       select * from replaced union all select * from added`,
+      [reply.messageId, JSON.stringify(reply.metadata), reply.createdAt, reply.progressAt, reply.replyTo, messagesJson([reply]), reply.replyTo],
+    );
+    return rows[0] ? toMessage(rows[0]) : null;
+  }
+
+  async advance(replyId: string, text: string, at: Date): Promise<boolean> {
+    const rows = await this.em.execute<{ message_id: string }[]>(
+      `with advanced as (
+         update messages set text = text || ?, alive_at = ? where message_id = ? and status = 'in_progress' returning message_id)
+       select message_id, pg_notify('${REPLY_CHANNEL}', message_id) from advanced`,
+      [text, at, replyId],
+    );
+    return rows.length > 0;
+  }
+
+  async finish(reply: Message, at: Date): Promise<Message | null> {
+    const [row] = await this.em.execute<{ finished: MessageRow | null; current: MessageRow | null; removed: string }[]>(
+      `with current as (select * from messages where message_id = ?),
+       finished as (
+         update messages set text = ?, metadata = ?::jsonb, status = 'completed', alive_at = null
+         where message_id = ? and status = 'in_progress' and ? <> '' returning *),
+       removed as (
+         delete from messages where message_id = ? and status = 'in_progress' and ? = '' returning message_id),
+       touched as (
+         update conversations set active_at = greatest(active_at, ?)
+         where conversation_id = (select conversation_id from finished))
+       select (select row_to_json(f) from finished f) as finished,
+              (select row_to_json(c) from current c) as current,
+              (select count(*) from removed) as removed,
+              pg_notify('${REPLY_CHANNEL}', ?)`,
+      [reply.messageId, reply.text, JSON.stringify(reply.metadata), reply.messageId, reply.text, reply.messageId, reply.text, at, reply.messageId],
+    );
+    if (row!.finished) return toMessage(row!.finished);
+    if (Number(row!.removed) > 0 || !row!.current) return null;
+    return toMessage(row!.current);
+  }
+
+  async findInProgress(conversationId: string): Promise<Message | null> {
+    const rows = await this.em.execute<MessageRow[]>(
+      `select * from messages where conversation_id = ? and status = 'in_progress' order by created_at desc, seq desc limit 1`,
+      [conversationId],
+    );
+    return rows[0] ? toMessage(rows[0]) : null;
+  }
+
+  async interruptStale(before: Date, at: Date): Promise<number> {
+    const rows = await this.em.execute<{ message_id: string }[]>(
+      `with stale as (
+         select message_id, conversation_id, text from messages
+         where status = 'in_progress' and coalesce(alive_at, created_at) < ? for update skip locked),
+       finished as (
+         update messages m set status = 'completed', alive_at = null,
+           metadata = m.metadata || jsonb_build_object('finish_reason', 'interrupted')
+         from stale s where m.message_id = s.message_id and s.text <> '' returning m.message_id, m.conversation_id),
+       removed as (delete from messages m using stale s where m.message_id = s.message_id and s.text = '' returning m.message_id),
+       touched as (
+         update conversations c set active_at = greatest(c.active_at, ?)
+         where c.conversation_id in (select conversation_id from finished))
+       select message_id, pg_notify('${REPLY_CHANNEL}', message_id)
+       from (select message_id from finished union all select message_id from removed) ended`,
+      [before, at],
+    );
+    return rows.length;
+  }
+}

@@ -1,0 +1,115 @@
+import { ChatModelFailedError } from '../../domain/errors.js';
+import type { Message } from '../../domain/message.js';
+import { finishReasonOf, indexOfCodePoint, isStale, replyLength } from '../../domain/reply.js';
+import type { Clock } from '../ports/clock.js';
+import type { ReplyNotifications } from '../ports/reply-notifications.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { Wakeup, type ReplyJob } from './reply-job.js';
+import type { ReplyJobs } from './reply-jobs.js';
+
+export type FeedEvent =
+  /** The text after the listener's position; `position` is where it stands afterwards (code points). */
+  | { type: 'text'; text: string; position: number }
+  /** The end: the stored reply (null when it was removed), why it ended, and the failure for an `error` event. */
+  | { type: 'end'; message: Message | null; finishReason: string; failure?: unknown; position: number };
+
+/** How often a listener of a reply produced elsewhere looks at the store, whatever the notices say. */
+const POLL_MS = 1000;
+
+/**
+ * A reply as a listener reads it, from any position: what is there, then what comes, then
+ * the end. Pull-based: each read returns everything written since the last one, so a slow
+ * listener costs nothing but its position (the text is shared: the producing job's here, or
+ * the store's). A reply produced on this instance is read from its job (at once); one produced
+ * elsewhere from the store, when notified and at least every second.
+ */
+export class ReplyFeed {
+  constructor(
+    private readonly jobs: ReplyJobs,
+    private readonly store: UnitOfWork,
+    private readonly notifications: ReplyNotifications,
+    private readonly clock: Clock,
+  ) {}
+
+  watch(reply: Message, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
+    const job = this.jobs.local(reply.messageId);
+    return job ? this.fromJob(job, from, signal) : this.fromStore(reply, from, signal);
+  }
+
+  private async *fromJob(job: ReplyJob, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
+    let index = indexOfCodePoint(job.text, from);
+    let position = Math.min(from, job.length);
+    for (;;) {
+      if (job.text.length > index) {
+        const text = job.text.slice(index);
+        index = job.text.length;
+        position += replyLength(text);
+        yield { type: 'text', text, position };
+        continue;
+      }
+      if (job.end) {
+        yield { type: 'end', ...job.end, position };
+        return;
+      }
+      if (!(await untilAborted(job.changes.next(), signal))) return;
+    }
+  }
+
+  private async *fromStore(first: Message, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
+    const wakeup = new Wakeup();
+    const unwatch = this.notifications.watch(first.messageId, () => wakeup.notify());
+    const poll = setInterval(() => wakeup.notify(), POLL_MS);
+    try {
+      let current: Message | null = first;
+      let position = from;
+      for (;;) {
+        if (!current) {
+          yield { type: 'end', message: null, finishReason: 'cancelled', position };
+          return;
+        }
+        const length = replyLength(current.text);
+        if (length > position) {
+          const text = current.text.slice(indexOfCodePoint(current.text, position));
+          position = length;
+          yield { type: 'text', text, position };
+        }
+        if (current.status === 'completed') {
+          yield { type: 'end', message: current, finishReason: finishReasonOf(current) ?? 'stop', ...failureOf(current), position };
+          return;
+        }
+        if (isStale(current, this.clock.now(), this.jobs.settings.staleMs)) await this.jobs.sweepStale().catch(() => undefined);
+        else if (!(await untilAborted(wakeup.wait(), signal))) return;
+        const replyId: string = current.messageId;
+        const job = this.jobs.local(replyId);
+        if (job) {
+          yield* this.fromJob(job, position, signal);
+          return;
+        }
+        current = await this.store.run((r) => r.messages.findById(replyId), { atomic: false });
+      }
+    } finally {
+      unwatch();
+      clearInterval(poll);
+    }
+  }
+}
+
+/** A reply stored as failed ends its streams with an `error` event carrying the stored detail. */
+function failureOf(reply: Message): { failure?: unknown } {
+  if (finishReasonOf(reply) !== 'error') return {};
+  const detail = typeof reply.metadata.error === 'string' ? reply.metadata.error : 'the reply failed';
+  return { failure: new ChatModelFailedError(detail) };
+}
+
+/** Whether `promise` settled before `signal` aborted. */
+function untilAborted(promise: Promise<void>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    });
+  });
+}

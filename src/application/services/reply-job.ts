@@ -1,0 +1,190 @@
+import { ChatModelFailedError, DomainError, ReplyInterruptedError } from '../../domain/errors.js';
+import { Message } from '../../domain/message.js';
+import { replyLength, type CutShort } from '../../domain/reply.js';
+import type { ChatChunk, TokenUsage } from '../ports/chat-model.js';
+import type { Clock } from '../ports/clock.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+
+export interface ReplySettings {
+  /** How often, at most, a growing reply is written to the store. */
+  writeIntervalMs: number;
+  /** A reply in progress that nobody advanced or kept alive for this long is taken to be dead. */
+  staleMs: number;
+}
+
+/** The model's output for a reply: pieces of text, then one `finish`. */
+export type Generate = (signal: AbortSignal) => AsyncIterable<ChatChunk>;
+
+/** How a reply ended, as this instance saw it. */
+export interface ReplyEnd {
+  /** The reply as stored: finished, or null when it was removed (stopped before its first piece). */
+  message: Message | null;
+  finishReason: string;
+  /** Why it failed (the model, or storing it): streams end with an `error` event carrying this. */
+  failure?: unknown;
+}
+
+/** Something changed, for one waiter: a change while nobody waits is kept for the next wait. */
+export class Wakeup {
+  private pending = false;
+  private resolve: (() => void) | undefined;
+
+  notify(): void {
+    const resolve = this.resolve;
+    this.resolve = undefined;
+    if (resolve) resolve();
+    else this.pending = true;
+  }
+
+  wait(): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => (this.resolve = resolve));
+  }
+}
+
+/** Something changed, for any number of waiters, who look at the state before they wait (in the same tick). */
+export class Changes {
+  private waiting: { promise: Promise<void>; resolve: () => void } | null = null;
+
+  notify(): void {
+    this.waiting?.resolve();
+    this.waiting = null;
+  }
+
+  next(): Promise<void> {
+    if (!this.waiting) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.waiting = { promise, resolve };
+    }
+    return this.waiting.promise;
+  }
+}
+
+/**
+ * One reply produced by this instance: it runs to its end whoever listens (listeners read its
+ * shared text, each from its own position), writes its text to the store in batches at most
+ * every `writeIntervalMs`, keeps its row alive while the model thinks, and stores the end.
+ */
+export class ReplyJob {
+  text = '';
+  /** The text's length in code points. */
+  length = 0;
+  end: ReplyEnd | null = null;
+  readonly changes = new Changes();
+  readonly done: Promise<ReplyEnd>;
+  private readonly abort = new AbortController();
+  private stopReason: CutShort | null = null;
+  private written = 0;
+  private writing: Promise<void> | null = null;
+  private writeTimer: NodeJS.Timeout | undefined;
+  private readonly keepAlive: NodeJS.Timeout;
+
+  constructor(
+    readonly reply: Message,
+    generate: Generate,
+    private readonly store: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly settings: ReplySettings,
+  ) {
+    this.keepAlive = setInterval(() => this.write(), Math.max(100, Math.floor(settings.staleMs / 3)));
+    this.keepAlive.unref();
+    this.done = this.run(generate);
+  }
+
+  get replyId(): string {
+    return this.reply.messageId;
+  }
+
+  get running(): boolean {
+    return this.end === null;
+  }
+
+  /** Stops the model; the text so far is stored as the reply, with this finish reason. */
+  stop(reason: CutShort): void {
+    if (!this.running || this.stopReason) return;
+    this.stopReason = reason;
+    this.abort.abort(new Error(`reply ${reason}`));
+  }
+
+  private async run(generate: Generate): Promise<ReplyEnd> {
+    let finishReason: string | null = null;
+    let model = typeof this.reply.metadata.model === 'string' ? this.reply.metadata.model : 'unknown';
+    let usage: TokenUsage | null = null;
+    let error: unknown;
+    try {
+      for await (const chunk of generate(this.abort.signal)) {
+        if (chunk.type === 'delta') {
+          if (chunk.text === '') continue;
+          this.text += chunk.text;
+          this.length += replyLength(chunk.text);
+          this.changes.notify();
+          this.writeSoon();
+        } else {
+          ({ finishReason, model, usage } = chunk);
+        }
+      }
+      if (!this.stopReason && finishReason === null) throw new ChatModelFailedError('the language model stopped without finishing its reply');
+      if (!this.stopReason && this.text.trim() === '') throw new ChatModelFailedError('the language model returned an empty reply');
+    } catch (failure) {
+      if (!this.stopReason) error = failure;
+    }
+    // Live streams of a reply cut off by a shutdown end with an error; it is stored as interrupted.
+    if (this.stopReason === 'interrupted') error = new ReplyInterruptedError('the service stopped while writing this reply; it is stored as it was');
+    const reason = this.stopReason ?? (error !== undefined ? 'error' : finishReason!);
+    return this.finish({ model, reason, usage, error });
+  }
+
+  private async finish({ model, reason, usage, error }: { model: string; reason: string; usage: TokenUsage | null; error: unknown }): Promise<ReplyEnd> {
+    clearInterval(this.keepAlive);
+    clearTimeout(this.writeTimer);
+    await this.writing;
+    const metadata: Record<string, unknown> = { ...this.reply.metadata, model, finish_reason: reason };
+    if (usage) metadata.usage = { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.totalTokens };
+    if (error !== undefined && reason === 'error') metadata.error = error instanceof DomainError ? error.message : 'internal server error';
+    const final = Message.restore({ ...this.reply.toProps(), text: this.text.trim() === '' ? '' : this.text, metadata });
+    let end: ReplyEnd;
+    try {
+      const stored = await this.store.run((r) => r.replies.finish(final, this.clock.now()), { atomic: false });
+      const storedReason = stored && typeof stored.metadata.finish_reason === 'string' ? stored.metadata.finish_reason : reason;
+      end = { message: stored, finishReason: storedReason, ...(error !== undefined ? { failure: error } : {}) };
+    } catch (storing) {
+      end = { message: null, finishReason: 'error', failure: error ?? storing };
+    }
+    this.end = end;
+    this.changes.notify();
+    return end;
+  }
+
+  /** A batch write soon, unless one is due already. */
+  private writeSoon(): void {
+    if (this.writeTimer || this.writing) return;
+    this.writeTimer = setTimeout(() => {
+      this.writeTimer = undefined;
+      this.write();
+    }, this.settings.writeIntervalMs);
+  }
+
+  /** Writes the text not yet stored (or, with none, a sign of life); one write at a time. */
+  private write(): void {
+    if (this.writing || !this.running) return;
+    const pending = this.text.slice(this.written);
+    this.writing = this.store
+      .run((r) => r.replies.advance(this.replyId, pending, this.clock.now()), { atomic: false })
+      .then(
+        (stillRunning) => {
+          this.written += pending.length;
+          // Someone else finished the row (a stop from an instance that could not reach us, or the stale sweep).
+          if (!stillRunning) this.stop('cancelled');
+        },
+        () => undefined, // the database is away: the next write carries this text too
+      )
+      .finally(() => {
+        this.writing = null;
+        if (this.written < this.text.length && this.running) this.writeSoon();
+      });
+  }
+}

@@ -1,0 +1,75 @@
+import type { Message } from '../../domain/message.js';
+import type { Clock } from '../ports/clock.js';
+import type { ReplyNotifications } from '../ports/reply-notifications.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { ReplyJob, type Generate, type ReplySettings } from './reply-job.js';
+
+/**
+ * The replies this instance produces. Generation belongs to the service, not to a request:
+ * a job runs to its end whoever listens, stops when asked (from any instance), and on
+ * shutdown is given until the deadline, then stored as interrupted. Replies whose producer
+ * died (on any instance) are swept up as interrupted once stale.
+ */
+export class ReplyJobs {
+  private readonly jobs = new Map<string, ReplyJob>();
+  private readonly sweep: NodeJS.Timeout;
+  private readonly unsubscribe: () => void;
+  /** Set once the shutdown's deadline has passed: a job started after it is interrupted at once. */
+  private pastDeadline = false;
+
+  constructor(
+    private readonly store: UnitOfWork,
+    private readonly notifications: ReplyNotifications,
+    private readonly clock: Clock,
+    readonly settings: ReplySettings,
+  ) {
+    this.unsubscribe = notifications.onStopRequest((replyId) => this.jobs.get(replyId)?.stop('cancelled'));
+    this.sweep = setInterval(() => void this.sweepStale().catch(() => undefined), Math.max(250, Math.floor(settings.staleMs / 2)));
+    this.sweep.unref();
+  }
+
+  /** Starts producing an opened reply. */
+  start(reply: Message, generate: Generate): ReplyJob {
+    const job = new ReplyJob(reply, generate, this.store, this.clock, this.settings);
+    this.jobs.set(reply.messageId, job);
+    void job.done.finally(() => this.jobs.delete(reply.messageId));
+    if (this.pastDeadline) job.stop('interrupted');
+    return job;
+  }
+
+  /** The job producing this reply here, if any. */
+  local(replyId: string): ReplyJob | undefined {
+    return this.jobs.get(replyId);
+  }
+
+  /** Asks whoever produces the reply, here or on another instance, to stop it. */
+  async requestStop(replyId: string): Promise<void> {
+    const job = this.jobs.get(replyId);
+    if (job) job.stop('cancelled');
+    else await this.notifications.requestStop(replyId);
+  }
+
+  /** Finishes, as interrupted, the replies nobody has advanced for `staleMs` (on any instance). */
+  async sweepStale(): Promise<number> {
+    const now = this.clock.now();
+    const before = new Date(now.getTime() - this.settings.staleMs);
+    return this.store.run((r) => r.replies.interruptStale(before, now), { atomic: false });
+  }
+
+  /**
+   * Shutdown: replies may finish until `deadline`; those still running are then stored as
+   * interrupted (their streams end with an error). No new job outlives the call.
+   */
+  async shutdown(deadline: Date): Promise<void> {
+    clearInterval(this.sweep);
+    this.unsubscribe();
+    let timer: NodeJS.Timeout | undefined;
+    const timeUp = new Promise<'time'>((resolve) => (timer = setTimeout(() => resolve('time'), Math.max(0, deadline.getTime() - this.clock.now().getTime()))));
+    // Requests still in flight may start replies meanwhile: wait for those too.
+    while (this.jobs.size > 0 && (await Promise.race([Promise.race([...this.jobs.values()].map((job) => job.done)), timeUp])) !== 'time');
+    clearTimeout(timer);
+    this.pastDeadline = true;
+    for (const job of this.jobs.values()) job.stop('interrupted');
+    await Promise.all([...this.jobs.values()].map((job) => job.done));
+  }
+}

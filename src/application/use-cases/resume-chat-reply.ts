@@ -1,0 +1,26 @@
+import { MessageNotFoundError } from '../../domain/errors.js';
+import type { Message } from '../../domain/message.js';
+import type { ReplyFeed } from '../services/reply-feed.js';
+import type { ReplyJobs } from '../services/reply-jobs.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { replyStream, type ChatReplyStream } from './stream-chat-reply.js';
+
+/** The assistant reply `messageId` of `userId`'s conversation, else MessageNotFoundError (404). */
+export async function findReply(unitOfWork: UnitOfWork, userId: string, messageId: string): Promise<Message> {
+  const reply = await unitOfWork.run((r) => r.messages.findById(messageId), { atomic: false });
+  if (!reply || reply.role !== 'assistant' || reply.userId !== userId) throw new MessageNotFoundError(messageId);
+  return reply;
+}
+
+/** GET /v1/chat/stream/{message_id}: a reply's events from a position, wherever it is produced. */
+export class ResumeChatReply {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly feed: ReplyFeed,
+    private readonly jobs: ReplyJobs,
+  ) {}
+
+  async execute(input: { userId: string; messageId: string }): Promise<ChatReplyStream> {
+    return replyStream(this.feed, this.jobs, await findReply(this.unitOfWork, input.userId, input.messageId), false);
+  }
+}

@@ -1,0 +1,40 @@
+import type { ChatModel } from '../../src/application/ports/chat-model.js';
+import type { Clock } from '../../src/application/ports/clock.js';
+import type { IdGenerator } from '../../src/application/ports/id-generator.js';
+import { ChatTurns } from '../../src/application/services/chat-turns.js';
+import { ReplyFeed } from '../../src/application/services/reply-feed.js';
+import type { ReplySettings } from '../../src/application/services/reply-job.js';
+import { ReplyJobs } from '../../src/application/services/reply-jobs.js';
+import type { ChatSettings } from '../../src/application/settings.js';
+import { SendChatMessage } from '../../src/application/use-cases/send-chat-message.js';
+import { StreamChatReply } from '../../src/application/use-cases/stream-chat-reply.js';
+import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
+import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
+import { SystemClock } from '../../src/adapters/system/system-clock.js';
+import { UuidV7IdGenerator } from '../../src/adapters/system/uuid-v7-id-generator.js';
+
+export interface ChatApplicationOptions {
+  unitOfWork?: InMemoryUnitOfWork;
+  clock?: Clock;
+  ids?: IdGenerator;
+  chat?: ChatSettings;
+  replies?: Partial<ReplySettings>;
+}
+
+/** The chat use cases wired by hand over the in-memory store, as the composition root wires them. */
+export function chatApplication(model: ChatModel, options: ChatApplicationOptions = {}) {
+  const unitOfWork = options.unitOfWork ?? new InMemoryUnitOfWork();
+  const clock = options.clock ?? new SystemClock();
+  const ids = options.ids ?? new UuidV7IdGenerator();
+  const jobs = new ReplyJobs(unitOfWork, unitOfWork.notifications, clock, { writeIntervalMs: 20, staleMs: 30_000, ...options.replies });
+  const feed = new ReplyFeed(jobs, unitOfWork, unitOfWork.notifications, clock);
+  const turns = new ChatTurns(unitOfWork, new JsonFilePersonaSource(), clock, ids, options.chat ?? { maxTextLength: 1000, historyMessages: 5, historyChars: 1000 }, jobs);
+  return {
+    unitOfWork,
+    jobs,
+    feed,
+    turns,
+    send: new SendChatMessage(turns, model, jobs, feed),
+    stream: new StreamChatReply(turns, model, jobs, feed),
+  };
+}
