@@ -17,6 +17,7 @@ import { SendChatMessage } from '../application/use-cases/send-chat-message.js';
 import { StreamChatReply } from '../application/use-cases/stream-chat-reply.js';
 import { SynthesizeSpeech } from '../application/use-cases/synthesize-speech.js';
 import { LruSpeechCache } from '../adapters/tts/cache/lru-speech-cache.js';
+import { LimitedSpeechSynthesizer } from '../adapters/tts/limited-speech-synthesizer.js';
 import { closeSpeechSynthesizer, speechSynthesizerFor } from './speech.js';
 import type { UseCases } from '../adapters/http/use-cases.js';
 import { chatModelFor } from './chat-model.js';
@@ -106,8 +107,8 @@ export function buildContainer(config: Config, overrides: AdapterOverrides = {})
   single(SpeechVoices, () => new SpeechVoices(get(TOKENS.SpeechSynthesizer), get(TOKENS.PersonaSource)));
   single(SpeechAudio, () => {
     const metrics = get(TOKENS.Metrics);
-    const engine = new InstrumentedSpeechSynthesizer(get(TOKENS.SpeechSynthesizer), metrics);
-    return new SpeechAudio(engine, new InstrumentedSpeechCache(get(TOKENS.SpeechCache), metrics), config.tts);
+    const engine = new InstrumentedSpeechSynthesizer(new LimitedSpeechSynthesizer(get(TOKENS.SpeechSynthesizer), config.tts), metrics);
+    return new SpeechAudio(engine, new InstrumentedSpeechCache(get(TOKENS.SpeechCache), metrics));
   });
   c.bind(SynthesizeSpeech).toDynamicValue(() => new SynthesizeSpeech(get(TOKENS.UnitOfWork), get(SpeechVoices), get(SpeechAudio)));
   c.bind(ListSpeechVoices).toDynamicValue(() => new ListSpeechVoices(get(SpeechVoices)));

@@ -1,11 +1,13 @@
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import type { Mp3Encoder as Mp3EncoderType } from '@breezystack/lamejs';
 import { MPEGDecoder } from 'mpg123-decoder';
-import { lameModuleUrl } from '../../src/adapters/tts/espeak/engine-files.js';
 
-// The ES module build, loaded with require(esm) so this works however mocha loads the test.
-const { Mp3Encoder } = createRequire(import.meta.url)(fileURLToPath(lameModuleUrl())) as { Mp3Encoder: typeof Mp3EncoderType };
+// Pure-JS LAME (a test-only dependency) makes MP3 fixtures without the code under test. Its
+// `require` export is a browser IIFE that exports nothing under Node, so the ES module build
+// next to it is loaded with require(esm), which works however mocha loads the test.
+const require = createRequire(import.meta.url);
+const { Mp3Encoder } = require(join(dirname(require.resolve('@breezystack/lamejs')), 'lamejs.js')) as { Mp3Encoder: typeof Mp3EncoderType };
 
 /** Audio checks for tests, written independently of the code under test. */
 

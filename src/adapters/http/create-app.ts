@@ -55,7 +55,7 @@ export function createApp({ useCases, ids, logger, settings, metrics }: HttpDepe
   storageRoutes(router, useCases, schemas, json);
   statusRoutes(router, useCases);
   personaRoutes(router, useCases);
-  ttsRoutes(router, useCases, json);
+  ttsRoutes(router, useCases, json, logger);
   operationsRoutes(router, openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0'), metrics);
 
   app.use(requestId(ids));

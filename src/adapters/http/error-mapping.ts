@@ -11,7 +11,9 @@ import {
   SessionConflictError,
   SpeechEngineFailedError,
   SpeechEngineTimedOutError,
+  VoiceNotFoundError,
 } from '../../domain/errors.js';
+import { VOICE_RULE } from './tts-schemas.js';
 import { RequestValidationError, type FieldProblem } from './validate.js';
 
 /** An HTTP-level refusal (404, 405, 413, 415...) with the detail the client should read. */
@@ -70,6 +72,9 @@ export function mapError(error: unknown): MappedError {
   }
   if (error instanceof RequestValidationError) {
     return { status: 400, body: errorBody(error.message, error.problems), unexpected: false };
+  }
+  if (error instanceof VoiceNotFoundError) {
+    return { status: 400, body: errorBody(`voice: ${VOICE_RULE}`, [{ field: 'voice', message: VOICE_RULE }]), unexpected: false };
   }
   if (error instanceof DomainError) {
     const status = STATUS_BY_ERROR.find(([type]) => error instanceof type)?.[1];

@@ -1,12 +1,16 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { SpeechOutput } from '../../../application/services/speech-audio.js';
 import type { PreparedSpeech, SynthesizeSpeechInput } from '../../../application/use-cases/synthesize-speech.js';
 import { CapacityExhaustedError } from '../../../domain/errors.js';
+import type { AudioFormat } from '../../../domain/speech.js';
+import { streamedBody } from '../audio-body.js';
 import { speechSchemas } from '../tts-schemas.js';
 import type { UseCases } from '../use-cases.js';
 import { parseRequest } from '../validate.js';
 
-const CONTENT_TYPES = { wav: 'audio/wav', mp3: 'audio/mpeg' } as const;
+export const AUDIO_CONTENT_TYPES: Record<AudioFormat, string> = { wav: 'audio/wav', mp3: 'audio/mpeg', pcm: 'audio/pcm', opus: 'audio/ogg' };
 
 /**
  * Audio named by its text may be kept anywhere for a day: the same URL gives the same audio
@@ -17,9 +21,9 @@ const CONTENT_TYPES = { wav: 'audio/wav', mp3: 'audio/mpeg' } as const;
 const CACHE_CONTROL = { text: 'public, max-age=86400', message: 'private, no-cache' } as const;
 
 /** Seconds a client turned away for lack of capacity should wait before trying again. */
-const RETRY_AFTER_S = '2';
+export const RETRY_AFTER_S = '2';
 
-export function ttsRoutes(router: Router, useCases: UseCases, json: Middleware): void {
+export function ttsRoutes(router: Router, useCases: UseCases, json: Middleware, logger: Logger): void {
   router.get('/api/tts/voices', async (ctx) => {
     const list = await useCases.listSpeechVoices().execute();
     ctx.body = {
@@ -31,9 +35,10 @@ export function ttsRoutes(router: Router, useCases: UseCases, json: Middleware):
 
   router.get('/api/tts', async (ctx) => {
     const query = parseRequest(speechSchemas.query, ctx.query, 'query');
-    await speak(ctx, useCases, {
+    await speak(ctx, useCases, logger, {
       text: query.text,
       messageId: query.message_id,
+      userId: query.user_id,
       voice: query.voice,
       format: query.format,
       speed: query.speed,
@@ -42,11 +47,11 @@ export function ttsRoutes(router: Router, useCases: UseCases, json: Middleware):
 
   router.post('/api/tts', json, async (ctx) => {
     const body = parseRequest(speechSchemas.body, ctx.request.body);
-    await speak(ctx, useCases, { text: body.text, voice: body.voice, format: body.format, speed: body.speed });
+    await speak(ctx, useCases, logger, { text: body.text, voice: body.voice, format: body.format, speed: body.speed });
   });
 }
 
-async function speak(ctx: Context, useCases: UseCases, input: SynthesizeSpeechInput): Promise<void> {
+async function speak(ctx: Context, useCases: UseCases, logger: Logger, input: SynthesizeSpeechInput): Promise<void> {
   const speech = await useCases.synthesizeSpeech().execute(input);
   if (isNotModified(ctx, speech)) {
     ctx.status = 304;
@@ -54,17 +59,35 @@ async function speak(ctx: Context, useCases: UseCases, input: SynthesizeSpeechIn
     ctx.set('Cache-Control', CACHE_CONTROL[speech.source]);
     return;
   }
-  let audio: Uint8Array;
+  const output = await openSpeech(ctx, speech);
+  ctx.set('Cache-Control', CACHE_CONTROL[speech.source]);
+  sendAudio(ctx, output, speech, logger);
+}
+
+/** The audio's first bytes, or the error before them (a 503 for lack of capacity says when to retry). */
+export async function openSpeech(ctx: Context, speech: PreparedSpeech): Promise<SpeechOutput> {
   try {
-    audio = await speech.audio();
+    return await speech.open();
   } catch (error) {
     if (error instanceof CapacityExhaustedError) ctx.set('Retry-After', RETRY_AFTER_S);
     throw error;
   }
-  ctx.set('ETag', speech.etag);
-  ctx.set('Cache-Control', CACHE_CONTROL[speech.source]);
-  ctx.type = CONTENT_TYPES[speech.format];
-  ctx.body = Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength);
+}
+
+/**
+ * A finished file goes whole, with Content-Length and the ETag; audio still being made goes
+ * as it comes (chunked), with a weak ETag, since a streamed WAV's header says "length
+ * unknown" where the finished file's gives its sizes.
+ */
+export function sendAudio(ctx: Context, output: SpeechOutput, speech: PreparedSpeech, logger: Logger): void {
+  ctx.type = AUDIO_CONTENT_TYPES[speech.format];
+  if (output.kind === 'whole') {
+    ctx.set('ETag', speech.etag);
+    ctx.body = Buffer.from(output.audio.buffer, output.audio.byteOffset, output.audio.byteLength);
+    return;
+  }
+  ctx.set('ETag', `W/${speech.etag}`);
+  ctx.body = streamedBody(ctx, output.bytes, logger);
 }
 
 /**
