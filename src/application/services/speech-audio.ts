@@ -38,7 +38,8 @@ export class SpeechAudio {
     await broadcast.started();
     // Let an engine that has nothing left to wait for finish its file (its last pieces are already computed).
     if (!broadcast.done) await new Promise((resolve) => setImmediate(resolve));
-    if (broadcast.done) return { kind: 'whole', audio: await broadcast.whole() };
+    // Finished, or failed before anything was sent: either way the whole outcome is known.
+    if (broadcast.done || broadcast.failed) return { kind: 'whole', audio: await broadcast.whole() };
     return { kind: 'stream', bytes: broadcast.bytes() };
   }
 

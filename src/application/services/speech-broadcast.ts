@@ -36,6 +36,10 @@ export class SpeechBroadcast {
     return this.state === 'done';
   }
 
+  get failed(): boolean {
+    return this.state === 'failed';
+  }
+
   /** Resolves once there is audio to send, the first bytes or the whole file; rejects if it failed before any. */
   async started(): Promise<void> {
     while (this.state === 'running' && this.appendedBytes === 0) await this.change();
