@@ -71,6 +71,17 @@ export class VoiceNotFoundError extends DomainError {
   }
 }
 
+/** An audio format the configured speech engine cannot make. */
+export class AudioFormatUnsupportedError extends DomainError {
+  readonly code = 'audio_format_unsupported';
+  constructor(
+    readonly format: string,
+    readonly supported: readonly string[],
+  ) {
+    super(`the speech engine cannot make ${format} audio`);
+  }
+}
+
 export class SpeechEngineFailedError extends DomainError {
   readonly code = 'speech_engine_failed';
 }

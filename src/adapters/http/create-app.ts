@@ -19,6 +19,7 @@ import { statusRoutes } from './routes/status-routes.js';
 import { storageRoutes } from './routes/storage-routes.js';
 import { streamRoutes } from './routes/stream-routes.js';
 import { ttsRoutes } from './routes/tts-routes.js';
+import { openAiSpeechRoutes } from './routes/openai-speech-routes.js';
 import { requestSchemas } from './schemas.js';
 import type { UseCases } from './use-cases.js';
 
@@ -56,6 +57,7 @@ export function createApp({ useCases, ids, logger, settings, metrics }: HttpDepe
   statusRoutes(router, useCases);
   personaRoutes(router, useCases);
   ttsRoutes(router, useCases, json, logger);
+  openAiSpeechRoutes(router, useCases, json, logger, settings.ssePingIntervalMs ?? 15_000);
   operationsRoutes(router, openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0'), metrics);
 
   app.use(requestId(ids));

@@ -12,6 +12,7 @@ import {
   SpeechEngineFailedError,
   SpeechEngineTimedOutError,
   VoiceNotFoundError,
+  AudioFormatUnsupportedError,
 } from '../../domain/errors.js';
 import { VOICE_RULE } from './tts-schemas.js';
 import { RequestValidationError, type FieldProblem } from './validate.js';
@@ -75,6 +76,10 @@ export function mapError(error: unknown): MappedError {
   }
   if (error instanceof VoiceNotFoundError) {
     return { status: 400, body: errorBody(`voice: ${VOICE_RULE}`, [{ field: 'voice', message: VOICE_RULE }]), unexpected: false };
+  }
+  if (error instanceof AudioFormatUnsupportedError) {
+    const reason = `must be one of ${error.supported.join(', ')} (this speech engine cannot make ${error.format})`;
+    return { status: 400, body: errorBody(`format: ${reason}`, [{ field: 'format', message: reason }]), unexpected: false };
   }
   if (error instanceof DomainError) {
     const status = STATUS_BY_ERROR.find(([type]) => error instanceof type)?.[1];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SpeechCache } from '../ports/speech-cache.js';
-import type { SpeechRequest, SpeechSynthesizer } from '../ports/speech-synthesizer.js';
+import type { AudioFormat, SpeechRequest, SpeechSynthesizer } from '../ports/speech-synthesizer.js';
 import { SpeechBroadcast } from './speech-broadcast.js';
 
 /** Audio ready to send: a finished file, or one still being made, as a stream of bytes. */
@@ -19,6 +19,11 @@ export class SpeechAudio {
     private readonly synthesizer: SpeechSynthesizer,
     private readonly cache: SpeechCache,
   ) {}
+
+  /** The formats the engine can make. */
+  get formats(): readonly AudioFormat[] {
+    return this.synthesizer.formats;
+  }
 
   /** Names the audio a request gives: the same for the same engine, voice, format, speed and text. */
   keyOf(request: SpeechRequest): string {

@@ -1,4 +1,4 @@
-import { FieldInvalidError, MessageNotFoundError } from '../../domain/errors.js';
+import { AudioFormatUnsupportedError, FieldInvalidError, MessageNotFoundError } from '../../domain/errors.js';
 import { isSpeechSpeed, SPEECH_SPEED, SPEECH_TEXT_LIMIT, type AudioFormat } from '../../domain/speech.js';
 import { codePointLength } from '../../domain/text.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
@@ -41,6 +41,7 @@ export class SynthesizeSpeech {
     if (!isSpeechSpeed(input.speed)) {
       throw new FieldInvalidError('speed', `must be a number from ${SPEECH_SPEED.min} to ${SPEECH_SPEED.max.toFixed(1)}`);
     }
+    if (!this.speech.formats.includes(input.format)) throw new AudioFormatUnsupportedError(input.format, this.speech.formats);
     const text = await this.textOf(input);
     const voice = await this.voices.choose(input.voice);
     const request = { text, voice, format: input.format, speed: input.speed };
