@@ -14,6 +14,7 @@ import { LoadMessages } from '../application/use-cases/load-messages.js';
 import { SaveMessage } from '../application/use-cases/save-message.js';
 import { SaveSession } from '../application/use-cases/save-session.js';
 import { SendChatMessage } from '../application/use-cases/send-chat-message.js';
+import { SpeakReply } from '../application/use-cases/speak-reply.js';
 import { StreamChatReply } from '../application/use-cases/stream-chat-reply.js';
 import { SynthesizeSpeech } from '../application/use-cases/synthesize-speech.js';
 import { LruSpeechCache } from '../adapters/tts/cache/lru-speech-cache.js';
@@ -112,6 +113,7 @@ export function buildContainer(config: Config, overrides: AdapterOverrides = {})
   });
   c.bind(SynthesizeSpeech).toDynamicValue(() => new SynthesizeSpeech(get(TOKENS.UnitOfWork), get(SpeechVoices), get(SpeechAudio)));
   c.bind(ListSpeechVoices).toDynamicValue(() => new ListSpeechVoices(get(SpeechVoices)));
+  c.bind(SpeakReply).toDynamicValue(() => new SpeakReply(get(SpeechVoices), get(SpeechAudio)));
   return c;
 }
 
@@ -131,5 +133,6 @@ export function useCasesFrom(c: Container): UseCases {
     getGraphStatus: () => c.get(GetGraphStatus),
     synthesizeSpeech: () => c.get(SynthesizeSpeech),
     listSpeechVoices: () => c.get(ListSpeechVoices),
+    speakReply: () => c.get(SpeakReply),
   };
 }

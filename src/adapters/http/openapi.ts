@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import * as out from './response-schemas.js';
 import { requestSchemas, type SchemaLimits } from './schemas.js';
+import { openAiSpeechSchema } from './openai-speech-schemas.js';
+import { replySpeechSchema } from './reply-speech.js';
 import { speechSchemas } from './tts-schemas.js';
 
 const ERROR_MEANINGS: Record<number, string> = {
@@ -35,14 +37,30 @@ const STREAM_DESCRIPTION = `Server-sent events, each \`data:\` line one JSON obj
 - \`event: error\` — \`{"detail", "status": "error"}\` instead of \`done\` when the model fails after the stream began (the status stays 200; the partial reply is stored with \`metadata.finish_reason = "error"\`)
 
 A \`: ping\` comment is sent at least every 15 s while waiting. If the client disconnects, the model call is aborted and the partial reply stored with \`metadata.finish_reason = "cancelled"\`.
-With the header \`X-Stream-Protocol: ui-message\` (or a Vercel AI SDK \`useChat\` request body) the same reply is sent in the AI SDK "UI message stream" protocol instead.`;
+With the header \`X-Stream-Protocol: ui-message\` (or a Vercel AI SDK \`useChat\` request body) the same reply is sent in the AI SDK "UI message stream" protocol instead.
+
+With \`"speech": {"voice"?, "format"?}\` in the body (format \`wav\` or \`mp3\`, default \`mp3\`; voice as for \`/api/tts\`, a bad one is a 400 before anything is stored), one more event per finished sentence of the reply, in order and interleaved with the deltas, all before \`done\`:
+
+- \`event: audio\` — \`{"index", "text", "format", "audio"}\`: \`audio\` is the base64 of a complete file of that format; the concatenated \`text\` fields equal \`response\`. Audio events carry no SSE \`id\`. A sentence is spoken once the next one begins (the last at the end of the reply). If speech fails mid-reply, audio events stop and the reply goes on. (In the UI message stream: transient \`data-audio\` parts with the same fields.)`;
+
+const SPEECH_DESCRIPTION = `OpenAI's speech API (\`client.audio.speech.create\` of OpenAI's SDKs works with \`baseURL\` set to this service's \`/v1\`).
+
+- \`model\`: required, any name (echoed in the \`X-Model\` header); the configured engine speaks.
+- \`voice\`: a voice of \`GET /api/tts/voices\`, or one of OpenAI's names (alloy, ash, ballad, cedar, coral, echo, fable, marin, nova, onyx, sage, shimmer, verse), each mapped to an eSpeak NG voice; or \`{"id": …}\`.
+- \`response_format\`: \`mp3\` (default), \`wav\`, \`pcm\` (raw 16-bit little-endian mono at 24 kHz, no header) or \`opus\` when the engine makes it (eSpeak NG does not: 400); \`aac\` and \`flac\` are 400.
+- \`speed\`: 0.25..4.0 (OpenAI's range); eSpeak NG speaks at the nearest it can, 0.5..2.0.
+- \`instructions\`: accepted, not used.
+- \`stream_format\`: \`audio\` (default): the audio bytes, streamed (chunked) as the sentences are spoken; a short text or a cached one comes whole with Content-Length. \`sse\`: \`event: speech.audio.delta\` \`{"type", "audio": "<base64>"}\` events, then \`event: speech.audio.done\` \`{"type", "usage"}\` (usage counts input characters).
+
+Errors are OpenAI's error object \`{"error": {"message", "type", "param", "code"}}\` (\`type\` \`invalid_request_error\` or \`server_error\`), with the statuses of every other endpoint, plus our \`detail\` and \`status\`.`;
 
 /** The OpenAPI 3.1 document, generated from the schemas the routes validate with. */
 export function openApiDocument(limits: SchemaLimits, version: string) {
   const req = requestSchemas(limits);
   const op = (summary: string, operation: Omit<ZodOpenApiOperationObject, 'summary'>): ZodOpenApiOperationObject => ({ summary, ...operation });
   const audio = {
-    description: 'The audio, with ETag and Cache-Control; 304 when If-None-Match matches',
+    description:
+      'The audio, with ETag and Cache-Control; 304 when If-None-Match matches. Streamed (chunked, a weak ETag) from the first sentence on when it is still being made; a WAV streamed so says 0xFFFFFFFF in its sizes. A finished or cached answer comes whole, with Content-Length. A failure before the first byte is an ordinary JSON error; after it the connection is cut.',
     content: { 'audio/wav': { schema: z.string().meta({ format: 'binary' }) }, 'audio/mpeg': { schema: z.string().meta({ format: 'binary' }) } },
   };
   return createDocument({
@@ -63,7 +81,7 @@ export function openApiDocument(limits: SchemaLimits, version: string) {
       '/v1/chat/stream': {
         post: op('Send a message and stream the reply', {
           description: STREAM_DESCRIPTION,
-          requestBody: json(req.chat),
+          requestBody: json(req.chat.extend({ speech: replySpeechSchema })),
           responses: responses(
             { '200': { description: 'The event stream', content: { 'text/event-stream': { schema: z.string().meta({ description: STREAM_DESCRIPTION }) } } } },
             ...BODY_ERRORS, 404, 409, 503,
@@ -120,6 +138,21 @@ export function openApiDocument(limits: SchemaLimits, version: string) {
         post: op('Generate speech audio', {
           requestBody: json(speechSchemas.body),
           responses: responses({ '200': audio, '304': { description: 'Not modified' } }, ...BODY_ERRORS, 502, 503, 504),
+        }),
+      },
+      '/v1/audio/speech': {
+        post: op('OpenAI-compatible speech', {
+          description: SPEECH_DESCRIPTION,
+          requestBody: json(openAiSpeechSchema),
+          responses: {
+            '200': {
+              description: 'The audio (or, with `stream_format: "sse"`, its events)',
+              content: Object.fromEntries(
+                ['audio/mpeg', 'audio/wav', 'audio/pcm', 'audio/ogg', 'text/event-stream'].map((type) => [type, { schema: z.string().meta({ format: 'binary' }) }]),
+              ),
+            },
+            ...Object.fromEntries([...BODY_ERRORS, 405, 500, 502, 503, 504].map((code) => [String(code), reply(ERROR_MEANINGS[code]!, out.openAiErrorResponse)])),
+          },
         }),
       },
       '/api/tts/voices': {

@@ -9,6 +9,7 @@ import type { LoadMessages } from '../../application/use-cases/load-messages.js'
 import type { SaveMessage } from '../../application/use-cases/save-message.js';
 import type { SaveSession } from '../../application/use-cases/save-session.js';
 import type { SendChatMessage } from '../../application/use-cases/send-chat-message.js';
+import type { SpeakReply } from '../../application/use-cases/speak-reply.js';
 import type { StreamChatReply } from '../../application/use-cases/stream-chat-reply.js';
 import type { SynthesizeSpeech } from '../../application/use-cases/synthesize-speech.js';
 
@@ -27,4 +28,5 @@ export interface UseCases {
   getGraphStatus(): GetGraphStatus;
   synthesizeSpeech(): SynthesizeSpeech;
   listSpeechVoices(): ListSpeechVoices;
+  speakReply(): SpeakReply;
 }

@@ -6,6 +6,7 @@ import { mapError } from '../error-mapping.js';
 import { logUnexpected } from '../middleware/error-handler.js';
 import type { RequestSchemas } from '../schemas.js';
 import { SseWriter } from '../sse-writer.js';
+import { replySpeech } from '../reply-speech.js';
 import { readStreamRequest, uiChatRequestSchema } from '../stream-request.js';
 import type { UseCases } from '../use-cases.js';
 
@@ -26,6 +27,7 @@ export function streamRoutes(router: Router, useCases: UseCases, schemas: Reques
 
   router.post('/v1/chat/stream', json, async (ctx) => {
     const { input, protocol } = readStreamRequest(ctx.request.body, ctx.get('X-Stream-Protocol'), schemas, uiSchema);
+    const speech = await replySpeech(useCases, ctx.request.body);
     const stream = await useCases.streamChatReply().execute(input);
 
     const client = new AbortController();
@@ -37,6 +39,7 @@ export function streamRoutes(router: Router, useCases: UseCases, schemas: Reques
 
     const encoder = protocol === 'ui-message' ? uiMessageEncoder() : contractEncoder();
     const sse = SseWriter.open(ctx, encoder.headers, options.pingIntervalMs);
+    const speaking = speech?.start((frames) => sse.send(frames), protocol, options.logger);
     const fail = (error: unknown) => {
       const mapped = mapError(error);
       if (mapped.unexpected) logUnexpected(options.logger, ctx, error);
@@ -45,13 +48,18 @@ export function streamRoutes(router: Router, useCases: UseCases, schemas: Reques
     try {
       sse.send(encoder.start(stream));
       for await (const event of stream.events(client.signal)) {
-        if (event.type === 'delta') sse.send(encoder.delta(event.text));
-        else if (event.type === 'done') sse.send(encoder.done(stream, event));
-        else fail(event.error);
+        if (event.type === 'delta') {
+          sse.send(encoder.delta(event.text));
+          speaking?.delta(event.text);
+        } else if (event.type === 'done') {
+          if (!sse.gone) await speaking?.finish(); // every sentence's audio before done
+          sse.send(encoder.done(stream, event));
+        } else fail(event.error);
       }
     } catch (error) {
       fail(error);
     } finally {
+      speaking?.stop();
       sse.end();
     }
   });
