@@ -17,8 +17,14 @@ export interface EspeakSettings {
 const OUTPUT_REVISION = 2;
 const NORMAL_WPM = 175;
 const [MIN_WPM, MAX_WPM] = [80, 450];
-/** The most text spoken in one part after the first: a part costs one engine start (~10 ms native, ~200 ms WebAssembly). */
-const PART_SIZES = [400, 1500];
+/**
+ * The most text in each part after the first sentence: a small second part, so audio keeps
+ * coming while the rest is spoken, then large ones, since each part costs an engine start
+ * (~20 ms native, ~200 ms WebAssembly).
+ */
+const PART_SIZES = [600, 4096];
+/** Parts being spoken at once, at most: the next is spoken while one is encoded and sent. */
+const PARTS_IN_FLIGHT = 2;
 /** Silence kept around each part: little at the ends of the speech, a sentence's pause between parts. */
 const EDGE_MS = 60;
 const BETWEEN_MS = { after: 250, before: 40 };
@@ -54,9 +60,9 @@ export function speechParts(text: string): string[] {
 /**
  * eSpeak NG (GPL-3.0-or-later), run by `runner`: the program installed on the machine, or its
  * WebAssembly build in worker threads. 22,050 Hz mono 16-bit speech as WAV, raw 24 kHz `pcm`,
- * or MP3 by `mp3` (LAME, LGPL). A text is spoken sentence by sentence (see `speechParts`): the
- * first piece of audio is ready once the first sentence is, and the next part is spoken while
- * the one before is encoded.
+ * or MP3 by `mp3` (LAME, LGPL). A text is spoken in parts (see `speechParts`): the first piece
+ * of audio is ready once the first sentence is, and the next parts are spoken (two at a time
+ * at most) while the one before is encoded and sent.
  */
 export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
   readonly engine: string;
@@ -99,11 +105,15 @@ export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
       return speech;
     };
     const encoder = partEncoder(request.format, SAMPLE_RATE, { mp3: this.mp3 });
+    const speeches: Promise<Int16Array>[] = [];
+    const speakUpTo = (count: number) => {
+      while (speeches.length < Math.min(count, parts.length)) speeches.push(speak(parts[speeches.length]!));
+    };
     try {
-      let upcoming = speak(parts[0]!);
+      speakUpTo(PARTS_IN_FLIGHT);
       for (let i = 0; i < parts.length; i++) {
-        const samples = await upcoming;
-        if (i + 1 < parts.length) upcoming = speak(parts[i + 1]!);
+        const samples = await speeches[i]!;
+        speakUpTo(i + 1 + PARTS_IN_FLIGHT);
         const first = i === 0;
         const last = i === parts.length - 1;
         const kept = limitSilence(samples, SAMPLE_RATE, { startMs: first ? EDGE_MS : BETWEEN_MS.before, endMs: last ? EDGE_MS : BETWEEN_MS.after });
