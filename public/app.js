@@ -337,7 +337,7 @@ async function deleteMessage(item, button, note) {
 /** Speech for a stored message, fetched first so that a failure shows its JSON detail. */
 async function playMessage(/** @type {HTMLElement} */ item, /** @type {HTMLButtonElement} */ button, /** @type {HTMLElement} */ note) {
   const messageId = item.dataset.messageId;
-  if (!messageId) return;
+  if (!messageId || !state.userId) return;
   let audio = /** @type {HTMLAudioElement | null} */ (item.querySelector('audio'));
   if (audio?.src) {
     audio.currentTime = 0;
@@ -349,7 +349,7 @@ async function playMessage(/** @type {HTMLElement} */ item, /** @type {HTMLButto
   note.textContent = '';
   note.classList.remove('is-error');
   try {
-    const response = await fetch(`api/tts?${new URLSearchParams({ message_id: messageId })}`, { headers: { accept: 'audio/*' } });
+    const response = await fetch(`api/tts?${new URLSearchParams({ message_id: messageId, user_id: state.userId })}`, { headers: { accept: 'audio/*' } });
     if (!response.ok) await readJson(response); // throws the detail
     const blob = await response.blob();
     audio = element('audio', { controls: '', class: 'message__audio', preload: 'auto' });
