@@ -108,7 +108,8 @@ export function buildContainer(config: Config, overrides: AdapterOverrides = {})
   single(SpeechVoices, () => new SpeechVoices(get(TOKENS.SpeechSynthesizer), get(TOKENS.PersonaSource)));
   single(SpeechAudio, () => {
     const metrics = get(TOKENS.Metrics);
-    const engine = new InstrumentedSpeechSynthesizer(new LimitedSpeechSynthesizer(get(TOKENS.SpeechSynthesizer), config.tts), metrics);
+    // Timed inside the limits: the metric is the engine's time, not the queue's.
+    const engine = new LimitedSpeechSynthesizer(new InstrumentedSpeechSynthesizer(get(TOKENS.SpeechSynthesizer), metrics), config.tts);
     return new SpeechAudio(engine, new InstrumentedSpeechCache(get(TOKENS.SpeechCache), metrics));
   });
   c.bind(SynthesizeSpeech).toDynamicValue(() => new SynthesizeSpeech(get(TOKENS.UnitOfWork), get(SpeechVoices), get(SpeechAudio)));

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import fc from 'fast-check';
 import OpenAI, { APIError, BadRequestError } from 'openai';
 import { SpeechEngineFailedError } from '../../src/domain/errors.js';
 import { decodeMp3, parseWav, SECONDS_PER_CHARACTER } from '../support/audio.js';
@@ -171,5 +172,32 @@ describe('POST /v1/audio/speech: engine failures through the openai client (fake
     expect(error.error).to.include({ type: 'server_error', code: 'capacity_exhausted' });
     engine.release();
     expect((await running).status).to.equal(200);
+  });
+
+  it('property: any JSON body gets audio or an error in OpenAI\'s shape, never a 500', async () => {
+    const anything = fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
+    const field = (good: fc.Arbitrary<unknown>) => fc.option(fc.oneof({ weight: 3, arbitrary: good }, { weight: 1, arbitrary: anything }), { nil: undefined });
+    const body = fc.record({
+      model: field(fc.constantFrom('tts-1', 'gpt-4o-mini-tts', '')),
+      input: field(fc.string({ unit: 'grapheme', maxLength: 80 })),
+      voice: field(fc.constantFrom('alpha', 'beta', 'alloy', { id: 'beta' }, '')),
+      response_format: field(fc.constantFrom('mp3', 'wav', 'pcm', 'opus', 'flac')),
+      speed: field(fc.double({ min: 0, max: 5, noNaN: true })),
+      stream_format: field(fc.constantFrom('audio', 'sse')),
+      instructions: field(fc.string({ maxLength: 20 })),
+    });
+    await fc.assert(
+      fc.asyncProperty(body, async (request) => {
+        const response = await fetch(`${service.url}/v1/audio/speech`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+        const bytes = Buffer.from(await response.arrayBuffer());
+        if (response.status === 200) return;
+        expect(response.status, bytes.toString()).to.be.within(400, 499);
+        const answer = JSON.parse(bytes.toString()) as { error: Record<string, unknown>; detail: string; status: string };
+        expect(answer.status).to.equal('error');
+        expect(Object.keys(answer.error).sort()).to.deep.equal(['code', 'message', 'param', 'type']);
+        expect(answer.error.message).to.equal(answer.detail);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
