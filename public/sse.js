@@ -1,12 +1,21 @@
 // A small parser for `text/event-stream` bodies read with fetch(): the part of the HTML
-// standard's event-stream interpretation this service needs (`event:`, `data:`, comments,
-// blank-line dispatch; LF, CRLF or CR line ends; `id:` and `retry:` are ignored).
+// standard's event-stream interpretation this service needs (`event:`, `data:`, `id:`, comments,
+// blank-line dispatch; LF, CRLF or CR line ends; `retry:` is ignored, since nothing reconnects
+// on its own here).
 
 /**
- * Yields `{ event, data }` for every event in the response body, as soon as it is complete.
+ * One dispatched event. `id` is the standard's "last event ID": set by an `id:` line and kept
+ * by the events after it until another one changes it ("" before any), which is what a client
+ * sends back as `Last-Event-ID` to resume.
+ * @typedef {{event: string, data: string, id: string}} ServerSentEvent
+ */
+
+/**
+ * Yields every event in the response body as soon as it is complete.
  * `event` defaults to "message"; several `data:` lines are joined with "\n".
- * @param {ReadableStream<Uint8Array>} body
+ * @param {ReadableStream<BufferSource>} body a response body (any bytes TextDecoderStream takes)
  * @param {AbortSignal} [signal] stops reading (the reader is cancelled)
+ * @returns {AsyncGenerator<ServerSentEvent, void, undefined>}
  */
 export async function* readEventStream(body, signal) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
@@ -14,7 +23,9 @@ export async function* readEventStream(body, signal) {
   signal?.addEventListener('abort', onAbort, { once: true });
   let buffer = '';
   let event = '';
+  /** @type {string[]} */
   let data = [];
+  let lastId = '';
   let first = true;
   let finished = false;
   try {
@@ -33,7 +44,7 @@ export async function* readEventStream(body, signal) {
         const line = buffer.slice(0, match.index);
         buffer = buffer.slice(match.index + match[0].length);
         if (line === '') {
-          if (data.length > 0) yield { event: event || 'message', data: data.join('\n') };
+          if (data.length > 0) yield { event: event || 'message', data: data.join('\n'), id: lastId };
           event = '';
           data = [];
           continue;
@@ -45,6 +56,7 @@ export async function* readEventStream(body, signal) {
         if (value.startsWith(' ')) value = value.slice(1);
         if (field === 'event') event = value;
         else if (field === 'data') data.push(value);
+        else if (field === 'id' && !value.includes('\0')) lastId = value; // the standard ignores an id with NUL
       }
     }
     // The standard drops an event that was not ended by a blank line.

@@ -5,7 +5,8 @@
  *                            schemas (src/adapters/persistence/mikro-orm/schemas.ts) and the
  *                            database at DATABASE_URL. Add its class to migrations/index.ts.
  */
-import { describeDatabase, migrate, openDatabase } from '../src/adapters/persistence/mikro-orm/database.js';
+import { migrate, openDatabase } from '../src/adapters/persistence/mikro-orm/database.js';
+import { describeDatabase } from '../src/bootstrap/database.js';
 
 const [command] = process.argv.slice(2);
 const url = process.env.DATABASE_URL;

@@ -1,6 +1,7 @@
 import type { ChatModel } from '../application/ports/chat-model.js';
 import { OfflineChatModel } from '../adapters/llm/offline/offline-chat-model.js';
-import { OPENAI_BASE_URL, OpenAiChatModel } from '../adapters/llm/openai/openai-chat-model.js';
+import { OPENAI_BASE_URL } from '../adapters/llm/openai/openai-base-url.js';
+import { OpenAiChatModel } from '../adapters/llm/openai/openai-chat-model.js';
 import type { Config } from './config.js';
 
 /** The language model chosen by LLM_PROVIDER. */

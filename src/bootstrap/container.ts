@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { Container, type ServiceIdentifier } from 'inversify';
+import { Container, type MapToResolvedValueInjectOptions, type ServiceIdentifier } from 'inversify';
 import { ChatTurns } from '../application/services/chat-turns.js';
 import { SpeechAudio } from '../application/services/speech-audio.js';
 import { SpeechVoices } from '../application/services/speech-voices.js';
@@ -17,123 +16,101 @@ import { SendChatMessage } from '../application/use-cases/send-chat-message.js';
 import { SpeakReply } from '../application/use-cases/speak-reply.js';
 import { StreamChatReply } from '../application/use-cases/stream-chat-reply.js';
 import { SynthesizeSpeech } from '../application/use-cases/synthesize-speech.js';
-import { LruSpeechCache } from '../adapters/tts/cache/lru-speech-cache.js';
-import { LimitedSpeechSynthesizer } from '../adapters/tts/limited-speech-synthesizer.js';
-import { closeSpeechSynthesizer, speechSynthesizerFor } from './speech.js';
-import type { UseCases } from '../adapters/http/use-cases.js';
-import { chatModelFor } from './chat-model.js';
-import { InMemoryUnitOfWork } from '../adapters/persistence/memory/in-memory-unit-of-work.js';
 import { InstrumentedChatModel } from '../adapters/metrics/instrumented-chat-model.js';
 import { InstrumentedSpeechCache, InstrumentedSpeechSynthesizer } from '../adapters/metrics/instrumented-speech.js';
 import { Metrics } from '../adapters/metrics/metrics.js';
-import { poolState } from '../adapters/persistence/mikro-orm/database.js';
-import { createLogger } from './logger.js';
-import { MikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { databaseCheck, openMigratedDatabase } from './database.js';
-import { closeGraphStatusProbe, graphStatusProbeFor, modelHealthProbeFor, readinessChecks } from './dependencies.js';
 import { JsonFilePersonaSource } from '../adapters/persona/json-file-persona-source.js';
 import { SystemClock } from '../adapters/system/system-clock.js';
 import { UuidV7IdGenerator } from '../adapters/system/uuid-v7-id-generator.js';
+import { LruSpeechCache } from '../adapters/tts/cache/lru-speech-cache.js';
+import { LimitedSpeechSynthesizer } from '../adapters/tts/limited-speech-synthesizer.js';
+import { chatModelFor } from './chat-model.js';
 import type { Config } from './config.js';
+import { openStore } from './database.js';
+import { graphStatusProbeFor, modelHealthProbeFor, readinessChecks } from './dependencies.js';
+import { Lifetime } from './lifetime.js';
+import { createLogger } from './logger.js';
+import { VERSION } from './project-files.js';
+import { checkSpeechVoices, speechSynthesizerFor } from './speech.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 
-const packageFile = new URL('../../package.json', import.meta.url);
-export const VERSION: string = JSON.parse(readFileSync(packageFile, 'utf8')).version;
-
 /**
- * The composition root. Adapters are singletons chosen once from config (or supplied by
- * `overrides`); use cases are transient and built by hand from their ports, so application
- * code carries no container decorators.
+ * The composition root. Everything that takes time (connecting to and migrating the database,
+ * checking the configured voices) happens here, once, before this returns; afterwards every
+ * binding is a ready value or a use case built on demand, so no order of `get` calls can fail.
+ * Adapters are chosen once from config (or supplied by `overrides`) and are singletons; use
+ * cases are transient, each bound once with the ports its constructor takes. What was opened
+ * is closed by `TOKENS.Lifetime` on shutdown.
  */
-export function buildContainer(config: Config, overrides: AdapterOverrides = {}): Container {
+export async function buildContainer(config: Config, overrides: AdapterOverrides = {}): Promise<Container> {
   const c = new Container({ defaultScope: 'Transient' });
-  const constant = <T>(id: ServiceIdentifier<T>, value: T) => c.bind(id).toConstantValue(value);
-  const single = <T>(id: ServiceIdentifier<T>, make: () => T) => c.bind(id).toDynamicValue(make).inSingletonScope();
-
-  constant(TOKENS.Config, config);
-  constant(TOKENS.ChatSettings, config.chat);
-  constant(TOKENS.StartedAt, new Date());
-  single(TOKENS.Logger, () => overrides.logger ?? createLogger(config));
-  single(TOKENS.Metrics, () => {
-    const metrics = new Metrics();
-    const orm = c.get(TOKENS.Database);
-    if (orm) metrics.watchDatabasePool(() => poolState(orm));
-    return metrics;
-  });
-  single(TOKENS.Clock, () => overrides.clock ?? new SystemClock());
-  single(TOKENS.IdGenerator, () => overrides.ids ?? new UuidV7IdGenerator());
-  c.bind(TOKENS.Database)
-    .toDynamicValue(async () => (config.database ? openMigratedDatabase(config.database, c.get(TOKENS.Logger)) : null))
-    .inSingletonScope()
-    .onDeactivation(async (orm) => orm?.close(true));
-  single(TOKENS.UnitOfWork, () => {
-    const orm = c.get(TOKENS.Database);
-    return overrides.unitOfWork ?? (orm ? new MikroOrmUnitOfWork(orm) : new InMemoryUnitOfWork());
-  });
-  single(TOKENS.PersonaSource, () => overrides.personaSource ?? new JsonFilePersonaSource(config.personaFile));
-  single(TOKENS.ChatModel, () => new InstrumentedChatModel(overrides.chatModel ?? chatModelFor(config), c.get(TOKENS.Metrics)));
-  c.bind(TOKENS.GraphStatusProbe)
-    .toDynamicValue(() => overrides.graphStatusProbe ?? graphStatusProbeFor(config, c.get(TOKENS.Logger), `assistant-backend/${VERSION}`))
-    .inSingletonScope()
-    .onDeactivation(closeGraphStatusProbe);
-  single(TOKENS.DependencyChecks, () =>
-    overrides.dependencyChecks ??
-    readinessChecks(
-      config,
-      { database: databaseCheck(c.get(TOKENS.Database)), graph: c.get(TOKENS.GraphStatusProbe), model: modelHealthProbeFor(config) },
-      c.get(TOKENS.Clock),
-    ),
-  );
-
-  const get = <T>(id: ServiceIdentifier<T>): T => c.get(id);
-  single(ChatTurns, () => new ChatTurns(get(TOKENS.UnitOfWork), get(TOKENS.PersonaSource), get(TOKENS.Clock), get(TOKENS.IdGenerator), get(TOKENS.ChatSettings)));
-  c.bind(SendChatMessage).toDynamicValue(() => new SendChatMessage(get(ChatTurns), get(TOKENS.ChatModel)));
-  c.bind(StreamChatReply).toDynamicValue(() => new StreamChatReply(get(ChatTurns), get(TOKENS.ChatModel)));
-  c.bind(SaveMessage).toDynamicValue(() => new SaveMessage(get(TOKENS.UnitOfWork), get(TOKENS.Clock), get(TOKENS.IdGenerator)));
-  c.bind(LoadMessages).toDynamicValue(() => new LoadMessages(get(TOKENS.UnitOfWork)));
-  c.bind(DeleteMessages).toDynamicValue(() => new DeleteMessages(get(TOKENS.UnitOfWork)));
-  c.bind(SaveSession).toDynamicValue(() => new SaveSession(get(TOKENS.UnitOfWork), get(TOKENS.Clock), get(TOKENS.IdGenerator)));
-  c.bind(ListConversations).toDynamicValue(() => new ListConversations(get(TOKENS.UnitOfWork)));
-  c.bind(GetHealth).toDynamicValue(() => new GetHealth(get(TOKENS.Clock), get(TOKENS.StartedAt), VERSION));
-  c.bind(CheckReadiness).toDynamicValue(() => new CheckReadiness(get(TOKENS.DependencyChecks), config.readinessTimeoutMs));
-  c.bind(GetPersona).toDynamicValue(() => new GetPersona(get(TOKENS.PersonaSource)));
-  c.bind(GetGraphStatus).toDynamicValue(() => new GetGraphStatus(get(TOKENS.GraphStatusProbe)));
-
-  // Text to speech: the engine's workers stop with the container (unless a caller supplied the engine).
-  c.bind(TOKENS.SpeechSynthesizer)
-    .toDynamicValue(() => overrides.speechSynthesizer ?? speechSynthesizerFor(config.tts))
-    .inSingletonScope()
-    .onDeactivation((engine) => (overrides.speechSynthesizer ? undefined : closeSpeechSynthesizer(engine)));
-  single(TOKENS.SpeechCache, () => overrides.speechCache ?? new LruSpeechCache(config.tts.cacheBytes));
-  single(SpeechVoices, () => new SpeechVoices(get(TOKENS.SpeechSynthesizer), get(TOKENS.PersonaSource)));
-  single(SpeechAudio, () => {
-    const metrics = get(TOKENS.Metrics);
-    // Timed inside the limits: the metric is the engine's time, not the queue's.
-    const engine = new LimitedSpeechSynthesizer(new InstrumentedSpeechSynthesizer(get(TOKENS.SpeechSynthesizer), metrics), config.tts);
-    return new SpeechAudio(engine, new InstrumentedSpeechCache(get(TOKENS.SpeechCache), metrics));
-  });
-  c.bind(SynthesizeSpeech).toDynamicValue(() => new SynthesizeSpeech(get(TOKENS.UnitOfWork), get(SpeechVoices), get(SpeechAudio)));
-  c.bind(ListSpeechVoices).toDynamicValue(() => new ListSpeechVoices(get(SpeechVoices)));
-  c.bind(SpeakReply).toDynamicValue(() => new SpeakReply(get(SpeechVoices), get(SpeechAudio)));
+  const lifetime = new Lifetime();
+  try {
+    await bindAdapters(c, config, overrides, lifetime);
+  } catch (error) {
+    await lifetime.close().catch(() => undefined);
+    throw error;
+  }
+  bindApplication(c);
   return c;
 }
 
-/** The use cases the HTTP adapter calls, each resolved afresh per request. */
-export function useCasesFrom(c: Container): UseCases {
-  return {
-    sendChatMessage: () => c.get(SendChatMessage),
-    streamChatReply: () => c.get(StreamChatReply),
-    saveMessage: () => c.get(SaveMessage),
-    loadMessages: () => c.get(LoadMessages),
-    deleteMessages: () => c.get(DeleteMessages),
-    saveSession: () => c.get(SaveSession),
-    listConversations: () => c.get(ListConversations),
-    getHealth: () => c.get(GetHealth),
-    checkReadiness: () => c.get(CheckReadiness),
-    getPersona: () => c.get(GetPersona),
-    getGraphStatus: () => c.get(GetGraphStatus),
-    synthesizeSpeech: () => c.get(SynthesizeSpeech),
-    listSpeechVoices: () => c.get(ListSpeechVoices),
-    speakReply: () => c.get(SpeakReply),
-  };
+async function bindAdapters(c: Container, config: Config, overrides: AdapterOverrides, lifetime: Lifetime): Promise<void> {
+  const logger = overrides.logger ?? createLogger(config);
+  const metrics = new Metrics();
+  const clock = overrides.clock ?? new SystemClock();
+  // Adapters that validate their settings (the persona file, say) fail here, before anything is opened.
+  const personaSource = overrides.personaSource ?? new JsonFilePersonaSource(config.personaFile);
+  const chatModel = new InstrumentedChatModel(overrides.chatModel ?? chatModelFor(config), metrics);
+  const store = await openStore(config, logger, metrics, lifetime);
+  const graphStatusProbe = overrides.graphStatusProbe ?? lifetime.own(graphStatusProbeFor(config, logger, `assistant-backend/${VERSION}`));
+  const speechSynthesizer = overrides.speechSynthesizer ?? speechSynthesizerFor(config.tts, lifetime);
+  await checkSpeechVoices(speechSynthesizer, personaSource, config.tts, logger);
+  const speechCache = overrides.speechCache ?? new LruSpeechCache(config.tts.cacheBytes);
+  const dependencyChecks =
+    overrides.dependencyChecks ?? readinessChecks(config, { database: store.check, graph: graphStatusProbe, model: modelHealthProbeFor(config) }, clock);
+
+  const constant = <T>(token: ServiceIdentifier<T>, value: T) => c.bind<T>(token).toConstantValue(value);
+  constant(TOKENS.Lifetime, lifetime);
+  constant(TOKENS.Logger, logger);
+  constant(TOKENS.Metrics, metrics);
+  constant(TOKENS.Clock, clock);
+  constant(TOKENS.IdGenerator, overrides.ids ?? new UuidV7IdGenerator());
+  constant(TOKENS.UnitOfWork, overrides.unitOfWork ?? store.unitOfWork);
+  constant(TOKENS.PersonaSource, personaSource);
+  constant(TOKENS.ChatModel, chatModel);
+  constant(TOKENS.GraphStatusProbe, graphStatusProbe);
+  constant(TOKENS.DependencyChecks, dependencyChecks);
+  // Timed inside the limits: the metric is the engine's time, not the queue's.
+  constant(TOKENS.SpeechSynthesizer, new LimitedSpeechSynthesizer(new InstrumentedSpeechSynthesizer(speechSynthesizer, metrics), config.tts));
+  constant(TOKENS.SpeechCache, new InstrumentedSpeechCache(speechCache, metrics));
+  constant(TOKENS.ChatSettings, config.chat);
+  constant(TOKENS.ReadinessTimeoutMs, config.readinessTimeoutMs);
+  constant(TOKENS.StartedAt, new Date());
+  constant(TOKENS.Version, VERSION);
+}
+
+/** Use cases, and the objects two of them share: one line each, naming what the constructor takes. */
+function bindApplication(c: Container): void {
+  const bind = <A extends unknown[], T>(type: new (...args: A) => T, dependencies: MapToResolvedValueInjectOptions<A>) =>
+    c.bind(type).toResolvedValue((...args: A) => new type(...args), dependencies);
+
+  bind(ChatTurns, [TOKENS.UnitOfWork, TOKENS.PersonaSource, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.ChatSettings]).inSingletonScope();
+  bind(SpeechVoices, [TOKENS.SpeechSynthesizer, TOKENS.PersonaSource]).inSingletonScope();
+  bind(SpeechAudio, [TOKENS.SpeechSynthesizer, TOKENS.SpeechCache]).inSingletonScope();
+
+  bind(SendChatMessage, [ChatTurns, TOKENS.ChatModel]);
+  bind(StreamChatReply, [ChatTurns, TOKENS.ChatModel]);
+  bind(SaveMessage, [TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.IdGenerator]);
+  bind(LoadMessages, [TOKENS.UnitOfWork]);
+  bind(DeleteMessages, [TOKENS.UnitOfWork]);
+  bind(SaveSession, [TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.IdGenerator]);
+  bind(ListConversations, [TOKENS.UnitOfWork]);
+  bind(GetHealth, [TOKENS.Clock, TOKENS.StartedAt, TOKENS.Version]);
+  bind(CheckReadiness, [TOKENS.DependencyChecks, TOKENS.ReadinessTimeoutMs]);
+  bind(GetPersona, [TOKENS.PersonaSource]);
+  bind(GetGraphStatus, [TOKENS.GraphStatusProbe]);
+  bind(SynthesizeSpeech, [TOKENS.UnitOfWork, SpeechVoices, SpeechAudio]);
+  bind(ListSpeechVoices, [SpeechVoices]);
+  bind(SpeakReply, [SpeechVoices, SpeechAudio]);
 }

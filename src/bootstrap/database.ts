@@ -1,30 +1,43 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { DependencyCheck } from '../application/ports/dependency-check.js';
+import type { UnitOfWork } from '../application/ports/unit-of-work.js';
+import type { Metrics } from '../adapters/metrics/metrics.js';
 import { InMemoryStoreCheck } from '../adapters/persistence/memory/in-memory-store-check.js';
-import { describeDatabase, migrate, openDatabase } from '../adapters/persistence/mikro-orm/database.js';
-import { PostgresCheck } from '../adapters/persistence/mikro-orm/postgres-check.js';
+import { InMemoryUnitOfWork } from '../adapters/persistence/memory/in-memory-unit-of-work.js';
+import { openPostgresStore, type PostgresStore } from '../adapters/persistence/mikro-orm/postgres-store.js';
 import type { Config } from './config.js';
+import type { Lifetime } from './lifetime.js';
 
 export class DatabaseStartError extends Error {
   override readonly name = 'DatabaseStartError';
 }
 
-/** Connects to PostgreSQL and applies pending migrations, saying which store is used. */
-export async function openMigratedDatabase(settings: NonNullable<Config['database']>, logger: Logger): Promise<MikroORM> {
-  const where = describeDatabase(settings.url);
-  const orm = await openDatabase(settings);
+/** Host, port and database of a URL, without its credentials: safe to log. */
+export function describeDatabase(url: string): string {
   try {
-    const applied = await migrate(orm);
-    logger.info({ store: 'postgresql', database: where, migrationsApplied: applied }, `store: PostgreSQL at ${where}`);
-    return orm;
-  } catch (error) {
-    await orm.close(true).catch(() => undefined);
-    const reason = error instanceof Error ? error.message.replaceAll(settings.url, where) : String(error);
-    throw new DatabaseStartError(`cannot use the database at ${where}: ${reason}`);
+    const parsed = new URL(url);
+    return `postgresql://${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'postgresql (unparsable URL)';
   }
 }
 
-export function databaseCheck(orm: MikroORM | null): DependencyCheck {
-  return orm ? new PostgresCheck(orm) : new InMemoryStoreCheck();
+/** The store: PostgreSQL when DATABASE_URL is set (connected, migrated, its pool watched), else the in-memory store. */
+export async function openStore(config: Config, logger: Logger, metrics: Metrics, lifetime: Lifetime): Promise<{ unitOfWork: UnitOfWork; check: DependencyCheck }> {
+  if (!config.database) {
+    logger.info({ store: 'in-memory' }, 'store: in memory (data is lost on restart; set DATABASE_URL for PostgreSQL)');
+    return { unitOfWork: new InMemoryUnitOfWork(), check: new InMemoryStoreCheck() };
+  }
+  const settings = config.database;
+  const where = describeDatabase(settings.url);
+  let store: PostgresStore;
+  try {
+    store = lifetime.own(await openPostgresStore(settings));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replaceAll(settings.url, where) : String(error);
+    throw new DatabaseStartError(`cannot use the database at ${where}: ${reason}`);
+  }
+  logger.info({ store: 'postgresql', database: where, migrationsApplied: store.migrationsApplied }, `store: PostgreSQL at ${where}`);
+  metrics.watchDatabasePool(() => store.poolState());
+  return store;
 }

@@ -2,14 +2,14 @@ import type { Logger } from 'pino';
 import type { Clock } from '../application/ports/clock.js';
 import type { DependencyCheck } from '../application/ports/dependency-check.js';
 import type { GraphStatusProbe } from '../application/ports/graph-status-probe.js';
-import type { ModelHealthProbe } from '../application/ports/model-health-probe.js';
-import { CachedDependencyCheck } from '../application/services/cached-dependency-check.js';
-import { GraphDatabaseCheck } from '../application/services/graph-database-check.js';
-import { LanguageModelCheck } from '../application/services/language-model-check.js';
+import type { ModelHealthProbe } from '../adapters/llm/language-model-check.js';
+import { CachedDependencyCheck } from '../adapters/readiness/cached-dependency-check.js';
+import { GraphDatabaseCheck } from '../adapters/graph/graph-database-check.js';
+import { LanguageModelCheck } from '../adapters/llm/language-model-check.js';
 import { DisabledGraphStatusProbe } from '../adapters/graph/disabled-graph-status-probe.js';
 import { Neo4jGraphStatusProbe } from '../adapters/graph/neo4j-graph-status-probe.js';
 import { parseNeo4jUri } from '../adapters/graph/neo4j-uri.js';
-import { OPENAI_BASE_URL } from '../adapters/llm/openai/openai-chat-model.js';
+import { OPENAI_BASE_URL } from '../adapters/llm/openai/openai-base-url.js';
 import { OpenAiModelsProbe } from '../adapters/llm/openai-models-probe.js';
 import type { Config } from './config.js';
 
@@ -23,11 +23,6 @@ export function graphStatusProbeFor(config: Config, logger: Logger, userAgent: s
 /** For the start-up log line: where the graph database is, without credentials. */
 export function describeGraphDatabase(config: Config): string {
   return config.graph ? `Neo4j at ${parseNeo4jUri(config.graph.uri).safe}` : 'not configured (set NEO4J_URI)';
-}
-
-/** Shutdown: the Neo4j driver says GOODBYE and its thread ends; other probes hold nothing. */
-export async function closeGraphStatusProbe(probe: GraphStatusProbe): Promise<void> {
-  if (probe instanceof Neo4jGraphStatusProbe) await probe.close();
 }
 
 /** A remote model's server to ping; none for the offline assistant, which runs in the process. */

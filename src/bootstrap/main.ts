@@ -11,7 +11,6 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config);
   const service = await startService(config, { logger });
-  if (!config.database) logger.info({ store: 'in-memory' }, 'store: in memory (data is lost on restart; set DATABASE_URL for PostgreSQL)');
   const chatModel = describeChatModel(config);
   logger.info({ chatModel }, `language model: ${chatModel.provider === 'offline' ? 'the offline assistant' : `${chatModel.model} at ${chatModel.server}`}`);
   logger.info({ graph: describeGraphDatabase(config) }, `graph database: ${describeGraphDatabase(config)}`);

@@ -3,11 +3,10 @@ import { v7 as uuidv7 } from 'uuid';
 import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from 'pino';
 import { createApp } from '../adapters/http/create-app.js';
 import type { Config } from './config.js';
-import { buildContainer, useCasesFrom, VERSION } from './container.js';
-import { checkSpeechVoices } from './speech.js';
+import { buildContainer } from './container.js';
+import { VERSION } from './project-files.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 
 export interface RunningService {
@@ -18,16 +17,10 @@ export interface RunningService {
 }
 
 export async function startService(config: Config, overrides: AdapterOverrides = {}): Promise<RunningService> {
-  const container = buildContainer(config, overrides);
-  const logger = container.get<Logger>(TOKENS.Logger);
-  await container.getAsync(TOKENS.Database); // connects and migrates, when configured
-  // Adapters that validate their settings (the persona file, say) fail here, before listening.
-  container.get(TOKENS.PersonaSource);
-  container.get(TOKENS.ChatModel);
-  container.get(TOKENS.GraphStatusProbe); // the Neo4j driver, when configured, starts with the service
-  await checkSpeechVoices(container.get(TOKENS.SpeechSynthesizer), container.get(TOKENS.PersonaSource), config.tts, logger);
+  const container = await buildContainer(config, overrides);
+  const logger = container.get(TOKENS.Logger);
   const app = createApp({
-    useCases: useCasesFrom(container),
+    resolve: (useCase) => container.get(useCase),
     ids: container.get(TOKENS.IdGenerator),
     logger,
     metrics: container.get(TOKENS.Metrics),
@@ -59,7 +52,7 @@ export async function startService(config: Config, overrides: AdapterOverrides =
       await closed;
       clearInterval(sweep);
       clearTimeout(deadline);
-      await container.unbindAllAsync();
+      await container.get(TOKENS.Lifetime).close();
     })());
   return { url, server, stop };
 }

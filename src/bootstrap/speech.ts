@@ -9,15 +9,15 @@ import { WasmEspeakRunner } from '../adapters/tts/espeak/wasm-espeak-runner.js';
 import { WasmLameEncoder } from '../adapters/tts/espeak/wasm-lame-encoder.js';
 import { OpenAiSpeechSynthesizer } from '../adapters/tts/openai/openai-speech-synthesizer.js';
 import { ConfigInvalidError } from './config.js';
+import type { Lifetime } from './lifetime.js';
 import type { TtsConfig } from './tts-config.js';
-
-const closers = new WeakMap<SpeechSynthesizer, () => void>();
 
 /**
  * The configured speech engine: eSpeak NG (the program installed on the machine, or its
  * WebAssembly build in worker threads, as TTS_ENGINE says), or an OpenAI-compatible API.
+ * The worker threads, when there are any, are `lifetime`'s to stop.
  */
-export function speechSynthesizerFor(tts: TtsConfig): SpeechSynthesizer {
+export function speechSynthesizerFor(tts: TtsConfig, lifetime: Lifetime): SpeechSynthesizer {
   if (tts.provider === 'openai') {
     return new OpenAiSpeechSynthesizer({ ...tts.openai, voice: tts.voice, timeoutMs: tts.timeoutMs });
   }
@@ -26,19 +26,14 @@ export function speechSynthesizerFor(tts: TtsConfig): SpeechSynthesizer {
     throw new ConfigInvalidError('invalid configuration: TTS_ENGINE is "native" but the espeak-ng program is not installed (apt-get install espeak-ng lame)');
   }
   const lame = tts.engine === 'wasm' ? null : findNativeLame();
-  // The worker threads start only if something runs in them. One per synthesis allowed at once:
-  // the limit is enforced before the engine is called.
+  // One pool, shared by eSpeak NG and LAME when either runs as WebAssembly; its threads start
+  // only if something runs in them. One worker per synthesis allowed at once: the limit is
+  // enforced before the engine is called.
   let pool: EspeakWorkerPool | undefined;
-  const workers = () => (pool ??= new EspeakWorkerPool(tts.maxConcurrent));
+  const workers = () => (pool ??= lifetime.own(new EspeakWorkerPool(tts.maxConcurrent)));
   const runner = espeak ? new NativeEspeakRunner(espeak) : new WasmEspeakRunner(workers());
   const mp3: Mp3Encoder = lame ? new NativeLameEncoder(lame) : new WasmLameEncoder(workers());
-  const synthesizer = new EspeakSpeechSynthesizer(runner, mp3, { defaultVoice: tts.voice });
-  closers.set(synthesizer, () => pool?.close());
-  return synthesizer;
-}
-
-export function closeSpeechSynthesizer(synthesizer: SpeechSynthesizer): void {
-  closers.get(synthesizer)?.();
+  return new EspeakSpeechSynthesizer(runner, mp3, { defaultVoice: tts.voice });
 }
 
 /**

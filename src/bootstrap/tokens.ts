@@ -1,4 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
+import type { Logger } from 'pino';
 import type { ChatModel } from '../application/ports/chat-model.js';
 import type { Clock } from '../application/ports/clock.js';
 import type { DependencyCheck } from '../application/ports/dependency-check.js';
@@ -9,18 +10,20 @@ import type { SpeechCache } from '../application/ports/speech-cache.js';
 import type { SpeechSynthesizer } from '../application/ports/speech-synthesizer.js';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { ChatSettings } from '../application/settings.js';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Metrics } from '../adapters/metrics/metrics.js';
-import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import type { Lifetime } from './lifetime.js';
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`assistant.${name}`);
 
+/** The container's names for ports, settings and shared objects (classes are their own names). */
 export const TOKENS = {
-  Config: token<Config>('Config'),
   Logger: token<Logger>('Logger'),
+  Metrics: token<Metrics>('Metrics'),
+  Lifetime: token<Lifetime>('Lifetime'),
   ChatSettings: token<ChatSettings>('ChatSettings'),
+  ReadinessTimeoutMs: token<number>('ReadinessTimeoutMs'),
   StartedAt: token<Date>('StartedAt'),
+  Version: token<string>('Version'),
   Clock: token<Clock>('Clock'),
   IdGenerator: token<IdGenerator>('IdGenerator'),
   UnitOfWork: token<UnitOfWork>('UnitOfWork'),
@@ -30,12 +33,9 @@ export const TOKENS = {
   DependencyChecks: token<DependencyCheck[]>('DependencyChecks'),
   SpeechSynthesizer: token<SpeechSynthesizer>('SpeechSynthesizer'),
   SpeechCache: token<SpeechCache>('SpeechCache'),
-  /** The MikroORM instance when DATABASE_URL is set, else null; resolved once, asynchronously, at start. */
-  Database: token<MikroORM | null>('Database'),
-  Metrics: token<Metrics>('Metrics'),
 } as const;
 
-/** Adapters a caller (a test, say) may supply instead of the configured ones. */
+/** Adapters a caller (a test, say) may supply instead of the configured ones; the caller closes them. */
 export interface AdapterOverrides {
   clock?: Clock;
   ids?: IdGenerator;

@@ -1,8 +1,15 @@
 import { ConversationNotFoundError } from './errors.js';
 import { assertClientId } from './ids.js';
+import { truncateCodePoints } from './text.js';
 
 /** Without a session title, a conversation is titled by the start of its first message. */
 export const TITLE_FROM_MESSAGE_LENGTH = 80;
+
+/** A conversation's title: its latest titled session's, else the start of its first message, else none. */
+export function conversationTitle(sessionTitle: string | null, firstMessageText: string | null): string | null {
+  if (sessionTitle !== null) return sessionTitle;
+  return firstMessageText === null ? null : truncateCodePoints(firstMessageText, TITLE_FROM_MESSAGE_LENGTH);
+}
 
 /** A conversation belongs to the user who first wrote to it. */
 export class Conversation {

@@ -1,6 +1,6 @@
 import { FieldInvalidError } from './errors.js';
 import { assertClientId } from './ids.js';
-import { assertMetadata, type Metadata } from './metadata.js';
+import { assertMetadata, jsonEqual, type Metadata } from './metadata.js';
 
 export const ROLES = ['user', 'assistant', 'system'] as const;
 export type Role = (typeof ROLES)[number];
@@ -48,6 +48,19 @@ export class Message {
   get createdAt(): Date { return this.props.createdAt; }
   get metadata(): Metadata { return this.props.metadata; }
   get replyTo(): string | null { return this.props.replyTo; }
+
+  /**
+   * What makes `resent` (the same id sent again) differ from this stored message, or null when
+   * it is the same message. Metadata and created_at count only when the client sent them.
+   */
+  differenceFrom(resent: Message, sent: { metadata: boolean; createdAt: boolean }): string | null {
+    if (this.conversationId !== resent.conversationId) return 'conversation';
+    if (this.role !== resent.role) return 'role';
+    if (this.text !== resent.text) return 'text';
+    if (sent.metadata && !jsonEqual(this.metadata, resent.metadata)) return 'metadata';
+    if (sent.createdAt && this.createdAt.getTime() !== resent.createdAt.getTime()) return 'created_at';
+    return null;
+  }
 
   toProps(): MessageProps {
     return { ...this.props };

@@ -30,3 +30,14 @@ export function assertMetadata(value: unknown, field = 'metadata'): Metadata {
   }
   return value as Metadata;
 }
+
+/** Whether two JSON values are equal, whatever the order of their keys (jsonb keeps its own order). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  return keysA.every((key) => Object.hasOwn(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { conformanceOf, documentedFetch, expectDocumented, forgetDocument, headerReader } from '../support/documented-responses.js';
 
 const MAIN = new URL('../../src/bootstrap/main.ts', import.meta.url).pathname;
 
@@ -30,7 +31,12 @@ function launch(environment: Record<string, string>) {
 async function listeningUrl(run: ReturnType<typeof launch>): Promise<string> {
   for (let i = 0; i < 200; i++) {
     const match = /"url":"(http:[^"]+)"/.exec(run.output().stdout);
-    if (match) return match[1]!;
+    if (match) {
+      // Its /openapi.json now, while it serves: answers are checked against it after SIGTERM too.
+      forgetDocument(match[1]!);
+      await conformanceOf(match[1]!);
+      return match[1]!;
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`service did not start: ${JSON.stringify(run.output())}`);
@@ -70,7 +76,7 @@ describe('the service process', function () {
     const run = launch({ PORT: '0', PERSONA_FILE: file });
     try {
       const url = await listeningUrl(run);
-      const traits = await (await fetch(`${url}/api/ai/traits`)).json();
+      const traits = await (await documentedFetch(`${url}/api/ai/traits`)).json();
       expect(traits).to.deep.equal({ status: 'ok', ...persona });
     } finally {
       run.child.kill('SIGTERM');
@@ -85,8 +91,12 @@ describe('the service process', function () {
     const { request } = await import('node:http');
     const inFlight = new Promise<number>((resolve, reject) => {
       const req = request(`${url}/v1/chat`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          expectDocumented(`${url}/v1/chat`, 'POST', { status, header: headerReader(res.headers), body }).then(() => resolve(status), reject);
+        });
       });
       req.on('error', reject);
       req.write('{"text":"still there?",');
@@ -95,6 +105,7 @@ describe('the service process', function () {
     await new Promise((resolve) => setTimeout(resolve, 100));
     run.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 100));
+    // A plain fetch: no answer is expected, and a drift error must not pass for a refusal.
     const refused = await fetch(`${url}/v1/health`).then(
       () => false,
       () => true,
@@ -107,7 +118,7 @@ describe('the service process', function () {
   it('SIGTERM during a streamed reply lets it finish, refuses new connections, and exits 0', async () => {
     const run = launch({ PORT: '0', OFFLINE_STREAM_DELAY_MS: '150' });
     const url = await listeningUrl(run);
-    const response = await fetch(`${url}/v1/chat/stream`, {
+    const response = await documentedFetch(`${url}/v1/chat/stream`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'Hello! Who are you and what can you do?', user_id: 'shutdown' }),
@@ -118,6 +129,7 @@ describe('the service process', function () {
     while (!received.includes('event: delta')) received += decoder.decode((await reader.read()).value);
     run.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 200));
+    // A plain fetch: no answer is expected, and a drift error must not pass for a refusal.
     const refused = await fetch(`${url}/v1/health`).then(
       () => false,
       () => true,

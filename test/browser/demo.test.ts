@@ -355,6 +355,38 @@ describe('demo page in Chromium', function () {
     await page.unroute('**/api/tts?*');
   });
 
+  it('reads a reply whose events carry SSE ids (CRLF lines, an event it does not know)', async () => {
+    const conversationId = await currentConversationId();
+    const errorsBefore = await page.locator('#message-list .message--error').count();
+    const ids = { conversation_id: conversationId, user_message_id: 'u-ids', message_id: 'a-ids' };
+    await page.route('**/v1/chat/stream', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/event-stream; charset=utf-8',
+        body: [
+          `id: 0\nevent: start\ndata: ${JSON.stringify(ids)}\n\n`,
+          'id: 6\nevent: delta\ndata: {"text":"Ids ok"}\n\n',
+          'event: audio\ndata: {"index":0,"text":"Ids ok","format":"mp3","audio":""}\n\n',
+          'id: 13\nevent: delta\ndata: {"text":", still"}\n\n',
+          `id: 13\nevent: done\ndata: ${JSON.stringify({ ...ids, response: 'Ids ok, still', status: 'ok', finish_reason: 'stop' })}\n\n`,
+        ]
+          .join('')
+          .replaceAll('\n', '\r\n'),
+      }),
+    );
+    await page.locator('#composer-text').fill('Can you resume?');
+    await page.locator('#composer-text').press('Enter');
+    await waitUntil(`document.querySelector('#message-list [data-message-id="a-ids"]:not([data-streaming])') !== null`);
+    await expectSendReady();
+    const reply = page.locator('#message-list [data-message-id="a-ids"]');
+    expect(await reply.locator('.message__text').textContent()).to.equal('Ids ok, still');
+    expect(await reply.getAttribute('data-finish-reason')).to.equal(null);
+    expect(await reply.locator('.message__delete').isDisabled()).to.equal(false);
+    expect(await page.locator('#message-list [data-message-id="u-ids"] .message__text').textContent()).to.equal('Can you resume?');
+    expect(await page.locator('#message-list .message--error').count()).to.equal(errorsBefore);
+    await page.unroute('**/v1/chat/stream');
+  });
+
   it('logged no script errors and no refused resources', () => {
     expect(problems).to.deep.equal([]);
   });

@@ -27,7 +27,7 @@ describe('eSpeak NG speech synthesizer (the native espeak-ng and lame programs)'
   });
   speechSynthesizerContract(async () => {
     const synthesizer = new EspeakSpeechSynthesizer(new NativeEspeakRunner(espeak!), new NativeLameEncoder(lame!));
-    return { synthesizer, sampleRates: [22_050], close: async () => synthesizer.close() };
+    return { synthesizer, sampleRates: [22_050], close: async () => {} };
   }, { streams: true });
 });
 

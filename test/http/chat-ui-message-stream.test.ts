@@ -2,6 +2,7 @@ import { AbstractChat, DefaultChatTransport, parseJsonEventStream, uiMessageChun
 import { expect } from 'chai';
 import type { ChatModel } from '../../src/application/ports/chat-model.js';
 import { ChatModelFailedError } from '../../src/domain/errors.js';
+import { documentedFetch } from '../support/documented-responses.js';
 import { uid } from '../support/ids.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -18,7 +19,7 @@ class PlainChatState implements ChatState<UIMessage> {
 
 class PlainChat extends AbstractChat<UIMessage> {
   constructor(api: string, userId: string) {
-    super({ transport: new DefaultChatTransport({ api, body: { user_id: userId } }), state: new PlainChatState() });
+    super({ transport: new DefaultChatTransport({ api, body: { user_id: userId }, fetch: documentedFetch }), state: new PlainChatState() });
   }
 }
 
@@ -56,7 +57,7 @@ describe('POST /v1/chat/stream as a Vercel AI SDK UI message stream', () => {
   });
 
   it('with X-Stream-Protocol: ui-message, the ordinary body gets chunks the SDK parser accepts, in order, then [DONE]', async () => {
-    const res = await fetch(api(), {
+    const res = await documentedFetch(api(), {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-stream-protocol': 'ui-message' },
       body: JSON.stringify({ text: 'hello', user_id: uid('u') }),

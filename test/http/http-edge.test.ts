@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { UnitOfWork } from '../../src/application/ports/unit-of-work.js';
+import { documentedFetch } from '../support/documented-responses.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const expectError = (res: { status: number; json: { status?: string; detail?: string } }, status: number) => {
@@ -47,7 +48,7 @@ describe('the HTTP edge', () => {
     const res = await service.call('POST', '/v1/chat', { raw: big, headers: { 'content-type': 'application/json' } });
     expectError(res, 413);
     expect(res.json.detail).to.equal('body: larger than the limit of 2048 bytes');
-    const chunked = await fetch(`${service.url}/v1/chat`, {
+    const chunked = await documentedFetch(`${service.url}/v1/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: new Blob([big]).stream(),

@@ -4,12 +4,14 @@ import fc from 'fast-check';
 import OpenAI, { APIError, BadRequestError } from 'openai';
 import { SpeechEngineFailedError } from '../../src/domain/errors.js';
 import { decodeMp3, parseWav, SECONDS_PER_CHARACTER } from '../support/audio.js';
+import { documentedFetch } from '../support/documented-responses.js';
 import { FakeSpeechSynthesizer } from '../support/fake-speech-synthesizer.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const TEXT = 'Hello there. This is the assistant speaking through an OpenAI client. It works.';
 const perCharacter = (seconds: number, text = TEXT) => seconds / [...text].length;
-const clientFor = (service: TestService) => new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+/** OpenAI's own client, its every answer checked against the service's /openapi.json on the way. */
+const clientFor = (service: TestService) => new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'unused', maxRetries: 0, fetch: documentedFetch });
 const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer());
 
 /** The events of an SSE response, in order. */
@@ -127,14 +129,14 @@ describe('POST /v1/audio/speech through the openai package\'s own client (embedd
     }
 
     it('the body carries our detail and status too; malformed JSON and other methods answer in the same shape', async () => {
-      const bad = await fetch(`${service.url}/v1/audio/speech`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":' });
+      const bad = await documentedFetch(`${service.url}/v1/audio/speech`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":' });
       expect(bad.status).to.equal(400);
       expect(await bad.json()).to.deep.equal({
         error: { message: 'body: malformed JSON', type: 'invalid_request_error', param: null, code: 'invalid_json' },
         detail: 'body: malformed JSON',
         status: 'error',
       });
-      const get = await fetch(`${service.url}/v1/audio/speech`);
+      const get = await documentedFetch(`${service.url}/v1/audio/speech`);
       expect(get.status).to.equal(405);
       expect(get.headers.get('allow')).to.equal('POST');
       expect(((await get.json()) as { error: object }).error).to.include({ type: 'invalid_request_error', code: 'method_not_allowed' });
@@ -188,7 +190,7 @@ describe('POST /v1/audio/speech: engine failures through the openai client (fake
     });
     await fc.assert(
       fc.asyncProperty(body, async (request) => {
-        const response = await fetch(`${service.url}/v1/audio/speech`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+        const response = await documentedFetch(`${service.url}/v1/audio/speech`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
         const bytes = Buffer.from(await response.arrayBuffer());
         if (response.status === 200) return;
         expect(response.status, bytes.toString()).to.be.within(400, 499);

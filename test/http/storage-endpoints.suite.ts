@@ -87,6 +87,7 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
       ['a missing role', { role: undefined }, 'role: is required'],
       ['empty text', { text: '' }, 'text: must be a non-empty string'],
       ['a bad created_at', { created_at: 'yesterday' }, 'created_at: must be an ISO 8601 timestamp'],
+      ['a created_at past the year 9999 in UTC', { created_at: '9999-12-31T23:59:59.999-23:59' }, 'created_at: must lie between the years 0000 and 9999 in UTC'],
       ['created_at without a time zone', { created_at: '2026-11-22T10:00:00' }, 'created_at: must be an ISO 8601 timestamp'],
       ['array metadata', { metadata: [1] }, 'metadata: must be a JSON object'],
       ['huge metadata', { metadata: { blob: 'x'.repeat(20_000) } }, 'metadata: must be at most'],

@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
 import { SpeechEngineFailedError } from '../../src/domain/errors.js';
 import { decodeMp3, parseWav, SECONDS_PER_CHARACTER } from '../support/audio.js';
+import { documentedFetch, expectDocumented, headerReader } from '../support/documented-responses.js';
 import { FakeSpeechSynthesizer } from '../support/fake-speech-synthesizer.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -17,10 +18,21 @@ interface Received {
   complete: boolean;
 }
 
-/** A GET through node:http, to see the transfer encoding and the parts as they arrive. */
-function get(service: TestService, path: string, onPart?: (part: Buffer) => void): Promise<Received> {
+/**
+ * A GET through node:http, to see the transfer encoding and the parts as they arrive; the
+ * answer is checked against the service's /openapi.json once it has ended (or was cut).
+ */
+async function get(service: TestService, path: string, onPart?: (part: Buffer) => void): Promise<Received> {
+  const received = await receive(service.url + path, onPart);
+  const json = /json/.test(String(received.headers['content-type']));
+  const body = json ? Buffer.concat(received.parts).toString('utf8') : undefined;
+  await expectDocumented(service.url + path, 'GET', { status: received.status, header: headerReader(received.headers), body });
+  return received;
+}
+
+function receive(url: string, onPart?: (part: Buffer) => void): Promise<Received> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(service.url + path, (res) => {
+    const req = httpRequest(url, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (part: Buffer) => {
         parts.push(part);
@@ -77,7 +89,7 @@ describe('text to speech over HTTP: streamed audio (fake engine)', () => {
     const file = parseWav(new Uint8Array(Buffer.concat(cached.parts)));
     expect(file.dataBytes).to.equal(Buffer.concat(streamed.parts).length - 44);
     // The streamed ETag revalidates the finished audio.
-    const revalidated = await fetch(service.url + query(LONG), { headers: { 'if-none-match': String(streamed.headers.etag) } });
+    const revalidated = await documentedFetch(service.url + query(LONG), { headers: { 'if-none-match': String(streamed.headers.etag) } });
     expect(revalidated.status).to.equal(304);
   });
 
@@ -110,12 +122,12 @@ describe('text to speech over HTTP: streamed audio (fake engine)', () => {
 
   it('a failure before the first bytes leave is an ordinary JSON error', async () => {
     engine.failure = new SpeechEngineFailedError('the engine is broken');
-    const res = await fetch(service.url + query(LONG));
+    const res = await documentedFetch(service.url + query(LONG));
     expect(res.status).to.equal(502);
     expect(await res.json()).to.deep.equal({ detail: 'the engine is broken', status: 'error' });
     engine.failure = undefined;
     engine.failureAfterFirst = new SpeechEngineFailedError('broke down at once'); // before anything could be sent
-    const early = await fetch(service.url + query(LONG));
+    const early = await documentedFetch(service.url + query(LONG));
     expect(early.status).to.equal(502);
     expect(await early.json()).to.deep.equal({ detail: 'broke down at once', status: 'error' });
   });
@@ -153,7 +165,7 @@ describe('text to speech over HTTP: streamed audio from the embedded engine', fu
   });
 
   it('OpenAI\'s voice names speak too (alloy is American English)', async () => {
-    const res = await fetch(service.url + query('Hello there.', '&voice=alloy'));
+    const res = await documentedFetch(service.url + query('Hello there.', '&voice=alloy'));
     expect(res.status).to.equal(200);
     parseWav(new Uint8Array(await res.arrayBuffer()));
   });

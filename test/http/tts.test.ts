@@ -3,6 +3,7 @@ import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-pers
 import type { PersonaSource } from '../../src/application/ports/persona-source.js';
 import { SpeechEngineFailedError } from '../../src/domain/errors.js';
 import { ID_RULE } from '../../src/domain/ids.js';
+import { documentedFetch } from '../support/documented-responses.js';
 import { decodeMp3, parseWav, SECONDS_PER_CHARACTER } from '../support/audio.js';
 import { FakeSpeechSynthesizer } from '../support/fake-speech-synthesizer.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -14,9 +15,9 @@ interface AudioResult {
   json: { detail?: string; status?: string } | undefined;
 }
 
-/** fetch() keeping the body as bytes (audio), and as JSON when it is JSON. */
+/** fetch() keeping the body as bytes (audio), and as JSON when it is JSON; checked against /openapi.json. */
 async function fetchAudio(service: TestService, path: string, init: RequestInit = {}): Promise<AudioResult> {
-  const response = await fetch(service.url + path, init);
+  const response = await documentedFetch(service.url + path, init);
   const bytes = new Uint8Array(await response.arrayBuffer());
   let json: AudioResult['json'];
   if (response.headers.get('content-type')?.startsWith('application/json')) json = JSON.parse(Buffer.from(bytes).toString('utf8'));

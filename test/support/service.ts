@@ -1,9 +1,14 @@
 import { loadConfig } from '../../src/bootstrap/config.js';
 import { startService, type RunningService } from '../../src/bootstrap/server.js';
 import type { AdapterOverrides } from '../../src/bootstrap/tokens.js';
+import { conformanceOf, expectDocumented, forgetDocument, headerReader } from './documented-responses.js';
 
 export interface TestService extends RunningService {
-  /** fetch() against the service; a JSON `body` is sent as application/json. */
+  /**
+   * fetch() against the service; a JSON `body` is sent as application/json. The answer is
+   * checked against the service's /openapi.json (documented-responses.ts): one it does not
+   * describe throws.
+   */
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
   post(path: string, body: unknown): Promise<CallResult>;
 }
@@ -30,6 +35,8 @@ export async function startTestService(
 ): Promise<TestService> {
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', OFFLINE_STREAM_DELAY_MS: '0', ...environment });
   const service = await startService(config, overrides);
+  forgetDocument(service.url); // a port may be reused: never check against an earlier service's document
+  await conformanceOf(service.url); // now, so that a test stopping the service can still check its answers
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<CallResult> => {
     const headers: Record<string, string> = { ...options.headers };
     let body: string | Uint8Array | undefined = options.raw;
@@ -45,7 +52,12 @@ export async function startTestService(
     } catch {
       json = undefined;
     }
+    await expectDocumented(service.url + path, method, { status: response.status, header: headerReader(response.headers), body: text });
     return { status: response.status, headers: response.headers, json, text };
   };
-  return { ...service, call, post: (path, body) => call('POST', path, { body }) };
+  const stop = async () => {
+    await service.stop();
+    forgetDocument(service.url);
+  };
+  return { ...service, stop, call, post: (path, body) => call('POST', path, { body }) };
 }

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { documentedFetch } from './documented-responses.js';
 
 export interface StreamedEvent {
   event: string | undefined;
@@ -20,13 +21,16 @@ export interface OpenedStream {
   body(): any;
 }
 
-/** POSTs to a stream endpoint and parses the answer with eventsource-parser as it arrives. */
+/**
+ * POSTs to a stream endpoint and parses the answer with eventsource-parser as it arrives. The
+ * status and content type are checked against the service's /openapi.json.
+ */
 export async function openStream(
   url: string,
   body: unknown,
   options: { headers?: Record<string, string>; signal?: AbortSignal } = {},
 ): Promise<OpenedStream> {
-  const response = await fetch(url, {
+  const response = await documentedFetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...options.headers },
     body: JSON.stringify(body),

@@ -21,7 +21,7 @@ import { streamRoutes } from './routes/stream-routes.js';
 import { ttsRoutes } from './routes/tts-routes.js';
 import { openAiSpeechRoutes } from './routes/openai-speech-routes.js';
 import { requestSchemas } from './schemas.js';
-import type { UseCases } from './use-cases.js';
+import type { Resolve } from './resolve.js';
 
 export interface HttpSettings {
   bodyLimitBytes: number;
@@ -35,7 +35,8 @@ export interface HttpSettings {
 }
 
 export interface HttpDependencies {
-  useCases: UseCases;
+  /** The use cases, built by the composition root. */
+  resolve: Resolve;
   ids: IdGenerator;
   logger: Logger;
   settings: HttpSettings;
@@ -44,21 +45,21 @@ export interface HttpDependencies {
 }
 
 /** The Koa application: middleware order is request id, log, metrics, headers, CORS, errors, routes. */
-export function createApp({ useCases, ids, logger, settings, metrics }: HttpDependencies): Koa {
+export function createApp({ resolve, ids, logger, settings, metrics }: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true; // errors are logged by errorHandler, never by Koa to stderr
   const router = new Router();
   const schemas = requestSchemas({ maxTextLength: settings.maxTextLength });
   const json = jsonBody(settings.bodyLimitBytes);
 
-  chatRoutes(router, useCases, schemas, json);
-  streamRoutes(router, useCases, schemas, json, { logger, maxTextLength: settings.maxTextLength, pingIntervalMs: settings.ssePingIntervalMs ?? 15_000 });
-  storageRoutes(router, useCases, schemas, json);
-  statusRoutes(router, useCases);
-  personaRoutes(router, useCases);
-  ttsRoutes(router, useCases, json, logger);
-  openAiSpeechRoutes(router, useCases, json, logger, settings.ssePingIntervalMs ?? 15_000);
-  operationsRoutes(router, openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0'), metrics);
+  chatRoutes(router, resolve, schemas, json);
+  streamRoutes(router, resolve, schemas, json, { logger, maxTextLength: settings.maxTextLength, pingIntervalMs: settings.ssePingIntervalMs ?? 15_000 });
+  storageRoutes(router, resolve, schemas, json);
+  statusRoutes(router, resolve);
+  personaRoutes(router, resolve);
+  ttsRoutes(router, resolve, json, logger);
+  openAiSpeechRoutes(router, resolve, json, logger, settings.ssePingIntervalMs ?? 15_000);
+  operationsRoutes(router, openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0', { metrics: metrics !== undefined }), metrics);
 
   app.use(requestId(ids));
   app.use(accessLog(logger));

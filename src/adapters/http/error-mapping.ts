@@ -14,6 +14,8 @@ import {
   VoiceNotFoundError,
   AudioFormatUnsupportedError,
 } from '../../domain/errors.js';
+import type { z } from 'zod';
+import type { errorResponse } from './response-schemas.js';
 import { VOICE_RULE } from './tts-schemas.js';
 import { RequestValidationError, type FieldProblem } from './validate.js';
 
@@ -27,11 +29,8 @@ export class HttpProblem extends Error {
   }
 }
 
-export interface ErrorBody {
-  detail: string;
-  status: 'error';
-  errors?: FieldProblem[];
-}
+/** The error body of every failure, typed by the schema /openapi.json shows for it. */
+export type ErrorBody = z.input<typeof errorResponse>;
 
 export interface MappedError {
   status: number;

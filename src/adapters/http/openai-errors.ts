@@ -3,14 +3,8 @@ import type { Logger } from 'pino';
 import { DomainError } from '../../domain/errors.js';
 import { HttpProblem, mapError, type MappedError } from './error-mapping.js';
 import { logUnexpected } from './middleware/error-handler.js';
+import { openAiErrorJson, type OpenAiError } from './speech-presenters.js';
 
-/** OpenAI's error object: what its SDKs read (`error.message`, `type`, `param`, `code`). */
-export interface OpenAiError {
-  message: string;
-  type: string;
-  param: string | null;
-  code: string | null;
-}
 
 /** Our names for fields that OpenAI's speech API names otherwise. */
 const OPENAI_FIELDS: Record<string, string> = { text: 'input', format: 'response_format' };
@@ -49,17 +43,24 @@ export function openAiErrors(logger: Logger): Middleware {
       const mapped = mapError(error);
       if (mapped.unexpected) logUnexpected(logger, ctx, error);
       if (ctx.headerSent || !ctx.writable) return;
-      const body = openAiError(error, mapped);
       ctx.status = mapped.status;
-      ctx.body = { error: body, detail: body.message, status: 'error' };
+      ctx.body = openAiErrorJson(openAiError(error, mapped));
     }
   };
 }
 
-/** 405 for the other methods of a POST-only path, with Allow, in the same shape. */
+/**
+ * 405 for the other methods of a POST-only path, with Allow, in the same shape. OPTIONS is
+ * answered as on every other path: 200, Allow, no body.
+ */
 export function postOnly(): Middleware {
   return (ctx) => {
     ctx.set('Allow', 'POST');
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 200;
+      ctx.body = '';
+      return;
+    }
     throw new HttpProblem(405, `method ${ctx.method} not allowed on ${ctx.path}; allowed: POST`);
   };
 }

@@ -1,33 +1,10 @@
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { BODY_ERRORS, eventStream, headers, json, reply, responses } from './openapi-responses.js';
+import { speechPaths } from './openapi-speech.js';
 import * as out from './response-schemas.js';
 import { requestSchemas, type SchemaLimits } from './schemas.js';
-import { openAiSpeechSchema } from './openai-speech-schemas.js';
 import { replySpeechSchema } from './reply-speech.js';
-import { speechSchemas } from './tts-schemas.js';
-
-const ERROR_MEANINGS: Record<number, string> = {
-  400: 'Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range. `detail` names the field.',
-  404: 'Unknown path or stored thing, or a conversation that belongs to another user',
-  405: 'Known path, wrong method (see the Allow header)',
-  409: 'A client-supplied id reused with different content',
-  413: 'Body larger than the configured limit',
-  415: 'A body that is not JSON',
-  500: 'An unexpected fault (logged; the detail is generic)',
-  502: 'The language model or speech engine failed',
-  503: 'A required dependency (the database) is unavailable, or speech synthesis is at capacity',
-  504: 'The language model or speech engine timed out',
-};
-
-const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
-const reply = (description: string, schema: z.ZodType) => ({ description, ...json(schema) });
-
-function responses(success: Record<string, { description: string; content?: object }>, ...errors: number[]): ZodOpenApiResponsesObject {
-  const failures = Object.fromEntries(errors.map((code) => [String(code), reply(ERROR_MEANINGS[code]!, out.errorResponse)]));
-  return { ...success, ...failures, '500': reply(ERROR_MEANINGS[500]!, out.errorResponse) } as ZodOpenApiResponsesObject;
-}
-
-const BODY_ERRORS = [400, 413, 415];
 
 const STREAM_DESCRIPTION = `Server-sent events, each \`data:\` line one JSON object:
 
@@ -43,32 +20,34 @@ With \`"speech": {"voice"?, "format"?}\` in the body (format \`wav\` or \`mp3\`,
 
 - \`event: audio\` — \`{"index", "text", "format", "audio"}\`: \`audio\` is the base64 of a complete file of that format; the concatenated \`text\` fields equal \`response\`. Audio events carry no SSE \`id\`. A sentence is spoken once the next one begins (the last at the end of the reply). If speech fails mid-reply, audio events stop and the reply goes on. (In the UI message stream: transient \`data-audio\` parts with the same fields.)`;
 
-const SPEECH_DESCRIPTION = `OpenAI's speech API (\`client.audio.speech.create\` of OpenAI's SDKs works with \`baseURL\` set to this service's \`/v1\`).
+const DESCRIPTION = `A conversational-assistant backend: chat (plain and streamed), chat storage, text-to-speech, status and persona.
 
-- \`model\`: required, any name (echoed in the \`X-Model\` header); the configured engine speaks.
-- \`voice\`: a voice of \`GET /api/tts/voices\`, or one of OpenAI's names (alloy, ash, ballad, cedar, coral, echo, fable, marin, nova, onyx, sage, shimmer, verse), each mapped to an eSpeak NG voice; or \`{"id": …}\`.
-- \`response_format\`: \`mp3\` (default), \`wav\`, \`pcm\` (raw 16-bit little-endian mono at 24 kHz, no header) or \`opus\` when the engine makes it (eSpeak NG does not: 400); \`aac\` and \`flac\` are 400.
-- \`speed\`: 0.25..4.0 (OpenAI's range); eSpeak NG speaks at the nearest it can, 0.5..2.0.
-- \`instructions\`: accepted, not used.
-- \`stream_format\`: \`audio\` (default): the audio bytes, streamed (chunked) as the sentences are spoken; a short text or a cached one comes whole with Content-Length. \`sse\`: \`event: speech.audio.delta\` \`{"type", "audio": "<base64>"}\` events, then \`event: speech.audio.done\` \`{"type", "usage"}\` (usage counts input characters).
+Every error is \`{"detail", "status": "error"}\`; every response carries \`X-Request-Id\`. Beyond the operations listed here:
+a method a listed path does not list gets 405 with an \`Allow\` header naming those it does (in OpenAI's error shape on
+\`/v1/audio/speech\`, as its 405 says); HEAD is answered wherever GET is
+(without the body); a path not listed gets 404 with the error body, unless it is a file of the demo page (\`/\`) or of this
+document's explorer (\`/docs\`).`;
 
-Errors are OpenAI's error object \`{"error": {"message", "type", "param", "code"}}\` (\`type\` \`invalid_request_error\` or \`server_error\`), with the statuses of every other endpoint, plus our \`detail\` and \`status\`.`;
+export interface DocumentOptions {
+  /** GET /metrics is listed only where it is served. */
+  metrics: boolean;
+}
 
-/** The OpenAPI 3.1 document, generated from the schemas the routes validate with. */
-export function openApiDocument(limits: SchemaLimits, version: string) {
+/** The OpenAPI 3.1 document, generated from the schemas the routes validate requests with and the presenters build answers with. */
+export function openApiDocument(limits: SchemaLimits, version: string, options: DocumentOptions = { metrics: true }) {
   const req = requestSchemas(limits);
   const op = (summary: string, operation: Omit<ZodOpenApiOperationObject, 'summary'>): ZodOpenApiOperationObject => ({ summary, ...operation });
-  const audio = {
-    description:
-      'The audio, with ETag and Cache-Control; 304 when If-None-Match matches. Streamed (chunked, a weak ETag) from the first sentence on when it is still being made; a WAV streamed so says 0xFFFFFFFF in its sizes. A finished or cached answer comes whole, with Content-Length. A failure before the first byte is an ordinary JSON error; after it the connection is cut.',
-    content: { 'audio/wav': { schema: z.string().meta({ format: 'binary' }) }, 'audio/mpeg': { schema: z.string().meta({ format: 'binary' }) } },
+  const metrics: ZodOpenApiPathsObject = {
+    '/metrics': {
+      get: op('Prometheus metrics', { responses: responses({ '200': { description: 'Prometheus text format', headers: headers(), content: { 'text/plain': { schema: z.string() } } } }) }),
+    },
   };
   return createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Assistant backend',
       version,
-      description: 'A conversational-assistant backend: chat (plain and streamed), chat storage, text-to-speech, status and persona. Every error is `{"detail", "status": "error"}`; every response carries `X-Request-Id`.',
+      description: DESCRIPTION,
     },
     paths: {
       '/v1/chat': {
@@ -83,7 +62,7 @@ export function openApiDocument(limits: SchemaLimits, version: string) {
           description: STREAM_DESCRIPTION,
           requestBody: json(req.chat.extend({ speech: replySpeechSchema })),
           responses: responses(
-            { '200': { description: 'The event stream', content: { 'text/event-stream': { schema: z.string().meta({ description: STREAM_DESCRIPTION }) } } } },
+            { '200': eventStream(STREAM_DESCRIPTION) },
             ...BODY_ERRORS, 404, 409, 503,
           ),
         }),
@@ -130,59 +109,30 @@ export function openApiDocument(limits: SchemaLimits, version: string) {
           responses: responses({ '200': reply('One page', out.conversationListResponse) }, 400, 503),
         }),
       },
-      '/api/tts': {
-        get: op('Audio for a stored message or a text', {
-          requestParams: { query: speechSchemas.query },
-          responses: responses({ '200': audio, '304': { description: 'Not modified' } }, 400, 404, 502, 503, 504),
-        }),
-        post: op('Generate speech audio', {
-          requestBody: json(speechSchemas.body),
-          responses: responses({ '200': audio, '304': { description: 'Not modified' } }, ...BODY_ERRORS, 502, 503, 504),
-        }),
-      },
-      '/v1/audio/speech': {
-        post: op('OpenAI-compatible speech', {
-          description: SPEECH_DESCRIPTION,
-          requestBody: json(openAiSpeechSchema),
-          responses: {
-            '200': {
-              description: 'The audio (or, with `stream_format: "sse"`, its events)',
-              content: Object.fromEntries(
-                ['audio/mpeg', 'audio/wav', 'audio/pcm', 'audio/ogg', 'text/event-stream'].map((type) => [type, { schema: z.string().meta({ format: 'binary' }) }]),
-              ),
-            },
-            ...Object.fromEntries([...BODY_ERRORS, 405, 500, 502, 503, 504].map((code) => [String(code), reply(ERROR_MEANINGS[code]!, out.openAiErrorResponse)])),
-          },
-        }),
-      },
-      '/api/tts/voices': {
-        get: op('The voices of the speech engine', { responses: responses({ '200': reply('Voices', out.voicesResponse) }) }),
-      },
+      ...speechPaths(op),
       '/v1/health': {
         get: op('Health check', { responses: responses({ '200': reply('The process serves', out.healthResponse) }) }),
       },
       '/v1/health/ready': {
         get: op('Readiness of every dependency', {
-          responses: { '200': reply('Every required dependency answers', out.readinessResponse), '503': reply('A required dependency fails', out.readinessResponse) },
+          responses: responses({ '200': reply('Every required dependency answers', out.readinessResponse), '503': reply('A required dependency fails', out.readinessResponse) }),
         }),
       },
       '/api/status/graphdb': {
         get: op('Graph-database connection', {
-          responses: {
+          responses: responses({
             '200': reply('Connected, or not configured (status "disabled")', out.graphStatusResponse),
             '503': reply('Configured but unreachable or refusing the credentials', out.graphStatusResponse),
-          },
+          }),
         }),
       },
       '/api/ai/traits': {
         get: op("The assistant's persona and personality traits", { responses: responses({ '200': reply('The persona', out.personaResponse) }) }),
       },
       '/openapi.json': {
-        get: op('This document', { responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: z.object({}).passthrough() } } } } }),
+        get: op('This document', { responses: responses({ '200': reply('OpenAPI 3.1', z.looseObject({})) }) }),
       },
-      '/metrics': {
-        get: op('Prometheus metrics', { responses: { '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: z.string() } } } } }),
-      },
+      ...(options.metrics ? metrics : {}),
     },
   });
 }

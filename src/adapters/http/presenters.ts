@@ -1,13 +1,21 @@
+import type { z } from 'zod';
 import type { ConversationSummary } from '../../application/ports/conversation-repository.js';
 import type { Message } from '../../domain/message.js';
-import type { Persona } from '../../domain/persona.js';
 import type { Session } from '../../domain/session.js';
+import type * as out from './response-schemas.js';
 
-/** Domain objects as the JSON the contract shows: snake_case, ISO 8601 UTC timestamps. */
+/**
+ * Domain objects and use-case results as the JSON the contract shows: snake_case, ISO 8601 UTC
+ * timestamps. Each presenter returns the type of its response schema (the one /openapi.json is
+ * generated from), so a presenter that drifts from its document fails `npm run typecheck`.
+ * Parameters are typed by the fields they read, not by the use cases' result types.
+ */
+export type Body<Schema extends z.ZodType> = z.input<Schema>;
 
-const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+const iso = (date: Date): string => date.toISOString();
+const isoOrNull = (date: Date | null): string | null => (date ? iso(date) : null);
 
-export function messageJson(message: Message) {
+export function messageJson(message: Message): Body<typeof out.messageResponse> {
   return {
     message_id: message.messageId,
     conversation_id: message.conversationId,
@@ -19,14 +27,14 @@ export function messageJson(message: Message) {
   };
 }
 
-export function sessionJson(session: Session, messageCount: number) {
+export function sessionJson(session: Session, messageCount: number): Body<typeof out.sessionResponse> {
   return {
     session_id: session.sessionId,
     conversation_id: session.conversationId,
     user_id: session.userId,
     title: session.title,
-    started_at: iso(session.startedAt),
-    ended_at: iso(session.endedAt),
+    started_at: isoOrNull(session.startedAt),
+    ended_at: isoOrNull(session.endedAt),
     metadata: session.metadata,
     message_count: messageCount,
     created_at: iso(session.createdAt),
@@ -34,23 +42,63 @@ export function sessionJson(session: Session, messageCount: number) {
   };
 }
 
-export function conversationJson(summary: ConversationSummary) {
+export function conversationJson(summary: ConversationSummary): Body<typeof out.conversationResponse> {
   return {
     conversation_id: summary.conversation.conversationId,
     title: summary.title,
     created_at: iso(summary.conversation.createdAt),
-    last_message_at: iso(summary.lastMessageAt),
+    last_message_at: isoOrNull(summary.lastMessageAt),
     message_count: summary.messageCount,
   };
 }
 
-export function personaJson(persona: Persona) {
+export interface ChatExchangeFields {
+  response: string;
+  conversationId: string;
+  messageId: string;
+  userMessageId: string;
+  createdAt: Date;
+}
+
+/** POST /v1/chat */
+export function chatJson(exchange: ChatExchangeFields): Body<typeof out.chatResponse> {
   return {
-    status: 'ok' as const,
-    name: persona.name,
-    description: persona.description,
-    traits: persona.traits,
-    descriptors: persona.descriptors,
-    speaking_style: persona.speakingStyle,
+    response: exchange.response,
+    status: 'ok',
+    conversation_id: exchange.conversationId,
+    message_id: exchange.messageId,
+    user_message_id: exchange.userMessageId,
+    created_at: iso(exchange.createdAt),
   };
+}
+
+/** POST /api/chat/saveMessage */
+export function savedMessageJson(message: Message): Body<typeof out.savedMessageResponse> {
+  return { status: 'ok', message: messageJson(message) };
+}
+
+/** POST /api/chat/loadMessages: `nextCursor` already encoded for the wire. */
+export function messagePageJson(conversationId: string, messages: Message[], nextCursor: string | null): Body<typeof out.messageListResponse> {
+  return { status: 'ok', conversation_id: conversationId, messages: messages.map(messageJson), next_cursor: nextCursor };
+}
+
+/** DELETE /api/chat/deleteMessages */
+export function deletedJson(deleted: number): Body<typeof out.deletedResponse> {
+  return { status: 'ok', deleted };
+}
+
+export interface SavedSessionFields {
+  session: Session;
+  messageCount: number;
+  messagesSaved: number;
+}
+
+/** POST /api/chat/saveSession */
+export function savedSessionJson(result: SavedSessionFields): Body<typeof out.savedSessionResponse> {
+  return { status: 'ok', session: sessionJson(result.session, result.messageCount), messages_saved: result.messagesSaved };
+}
+
+/** GET /api/chat/conversations: `nextCursor` already encoded for the wire. */
+export function conversationPageJson(conversations: ConversationSummary[], nextCursor: string | null): Body<typeof out.conversationListResponse> {
+  return { status: 'ok', conversations: conversations.map(conversationJson), next_cursor: nextCursor };
 }

@@ -1,13 +1,14 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { SpokenSentence } from '../../application/services/reply-speaker.js';
+import { SpeakReply } from '../../application/use-cases/speak-reply.js';
 import { FILE_FORMATS } from '../../domain/speech.js';
 import type { StreamProtocol } from './chat-stream-encoders.js';
 import { mapError } from './error-mapping.js';
+import type { Resolve } from './resolve.js';
 import { says } from './schemas.js';
 import type { SseFrame } from './sse-writer.js';
 import { voice } from './tts-schemas.js';
-import type { UseCases } from './use-cases.js';
 import { parseRequest, RequestValidationError } from './validate.js';
 
 const FORMAT_RULE = `must be ${FILE_FORMATS.map((f) => `"${f}"`).join(' or ')}`;
@@ -40,10 +41,10 @@ export interface SpeakingReply {
  * the deltas and in order, one audio frame per finished sentence, all before `done`. The
  * frames carry no SSE id. If speech fails mid-reply, audio stops (logged) and the reply goes on.
  */
-export async function replySpeech(useCases: UseCases, body: unknown): Promise<{ start(send: (frames: SseFrame[]) => void, protocol: StreamProtocol, logger: Logger): SpeakingReply } | null> {
+export async function replySpeech(resolve: Resolve, body: unknown): Promise<{ start(send: (frames: SseFrame[]) => void, protocol: StreamProtocol, logger: Logger): SpeakingReply } | null> {
   const asked = parseRequest(z.object({ speech: replySpeechSchema }), typeof body === 'object' && body !== null ? body : {}).speech;
   if (!asked) return null;
-  const speaker = await prefixed('speech', () => useCases.speakReply().execute({ voice: asked.voice, format: asked.format }));
+  const speaker = await prefixed('speech', () => resolve(SpeakReply).execute({ voice: asked.voice, format: asked.format }));
   return {
     start(send, protocol, logger) {
       const sent = (async () => {

@@ -115,8 +115,15 @@ export const voicesResponse = z.object({
 });
 
 /** OpenAI's error object, as POST /v1/audio/speech answers (with our `detail` and `status` too). */
-export const openAiErrorResponse = z.object({
-  error: z.object({ message: z.string(), type: z.enum(['invalid_request_error', 'server_error']), param: z.string().nullable(), code: z.string().nullable() }),
-  detail: z.string(),
-  status: z.literal('error'),
-});
+export const openAiErrorResponse = z
+  .object({
+    error: z.object({
+      message: z.string(),
+      type: z.enum(['invalid_request_error', 'server_error']),
+      param: z.string().nullable().meta({ description: 'the request field at fault, named as OpenAI names it' }),
+      code: z.string().nullable(),
+    }),
+    detail: z.string().meta({ description: 'the same as error.message' }),
+    status: z.literal('error'),
+  })
+  .meta({ id: 'OpenAiError' });

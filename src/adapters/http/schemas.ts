@@ -33,10 +33,16 @@ export const text = (max: number) =>
     .refine((s) => codePointLength(s) <= max, `must be at most ${max} characters`)
     .meta({ description: `Non-empty after trimming; at most ${max} Unicode code points`, minLength: 1 });
 
+/** Instants whose UTC form has a four-digit year, as every timestamp the service answers with must. */
+const EARLIEST = Date.parse('0000-01-01T00:00:00.000Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+const IN_RANGE = 'must lie between the years 0000 and 9999 in UTC';
+
 const timestamp = () =>
   z.iso
     .datetime({ offset: true, ...says(TIMESTAMP) })
-    .transform((s) => new Date(s));
+    .transform((s) => new Date(s))
+    .refine((date) => date.getTime() >= EARLIEST && date.getTime() <= LATEST, IN_RANGE);
 
 const metadata = () =>
   z.record(z.string(), z.unknown(), says('must be a JSON object')).superRefine((value, ctx) => {

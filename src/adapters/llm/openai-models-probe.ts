@@ -1,5 +1,5 @@
 import type { DependencyState } from '../../application/ports/dependency-check.js';
-import type { ModelHealthProbe } from '../../application/ports/model-health-probe.js';
+import type { ModelHealthProbe } from './language-model-check.js';
 
 export interface OpenAiModelsProbeOptions {
   /** The OpenAI-compatible API root, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`. */

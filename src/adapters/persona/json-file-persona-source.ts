@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { PersonaSource } from '../../application/ports/persona-source.js';
 import type { Persona } from '../../domain/persona.js';
 
-export const DEFAULT_PERSONA_FILE = fileURLToPath(new URL('./default-persona.json', import.meta.url));
+// Imported rather than read from disk, so the default ships inside the service wherever it runs from.
+import DEFAULT_PERSONA from './default-persona.json' with { type: 'json' };
+
+const DEFAULT_PERSONA_NAME = 'the default persona (src/adapters/persona/default-persona.json)';
 
 const SCORE = 'must be a number from 0 to 1';
 const score = z.number({ error: SCORE }).min(0, SCORE).max(1, SCORE);
@@ -30,21 +32,16 @@ export class PersonaFileInvalidError extends Error {
   }
 }
 
-/** The persona from a JSON file, read and validated once, at start-up. */
+/** The persona from a JSON file (PERSONA_FILE), or the default one, validated once, at start-up. */
 export class JsonFilePersonaSource implements PersonaSource {
   private readonly value: Persona;
 
-  constructor(readonly path: string = DEFAULT_PERSONA_FILE) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(path, 'utf8'));
-    } catch (error) {
-      throw new PersonaFileInvalidError(path, error instanceof Error ? error.message : String(error));
-    }
+  constructor(path?: string) {
+    const raw = path === undefined ? DEFAULT_PERSONA : readPersonaFile(path);
     const parsed = personaFileSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new PersonaFileInvalidError(path, `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      throw new PersonaFileInvalidError(path ?? DEFAULT_PERSONA_NAME, `${issue.path.join('.') || '(root)'}: ${issue.message}`);
     }
     const { speaking_style, voice, ...rest } = parsed.data;
     this.value = Object.freeze({ ...rest, speakingStyle: speaking_style, voice: voice ?? null });
@@ -52,5 +49,13 @@ export class JsonFilePersonaSource implements PersonaSource {
 
   persona(): Persona {
     return this.value;
+  }
+}
+
+function readPersonaFile(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new PersonaFileInvalidError(path, error instanceof Error ? error.message : String(error));
   }
 }

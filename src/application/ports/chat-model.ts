@@ -1,10 +1,7 @@
 import type { Persona } from '../../domain/persona.js';
-import type { Role } from '../../domain/message.js';
+import type { ChatTurn } from '../../domain/chat-history.js';
 
-export interface ChatTurn {
-  role: Role;
-  text: string;
-}
+export type { ChatTurn } from '../../domain/chat-history.js';
 
 export interface ChatRequest {
   persona: Persona;

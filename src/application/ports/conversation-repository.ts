@@ -22,8 +22,9 @@ export interface ConversationPage {
 export interface ConversationRepository {
   findById(conversationId: string): Promise<Conversation | null>;
   /**
-   * Stores the conversation unless one with that id exists, and returns the stored one:
-   * of two racing first writes exactly one wins, and both callers see the winner.
+   * Stores the conversation (and its user, if new) unless one with that id exists, and
+   * returns the stored one, whoever owns it: of two racing first writes exactly one wins,
+   * and both callers see the winner.
    */
   claim(conversation: Conversation): Promise<Conversation>;
   /** Records activity so conversation lists can be ordered by it. */

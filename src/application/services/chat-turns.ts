@@ -1,14 +1,13 @@
-import type { Conversation } from '../../domain/conversation.js';
+import { recentHistory } from '../../domain/chat-history.js';
+import { Conversation } from '../../domain/conversation.js';
 import { ChatModelFailedError, MessageIdConflictError } from '../../domain/errors.js';
 import { Message } from '../../domain/message.js';
-import { codePointLength } from '../../domain/text.js';
-import type { ChatReply, ChatRequest, ChatTurn } from '../ports/chat-model.js';
+import type { ChatReply, ChatRequest } from '../ports/chat-model.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { PersonaSource } from '../ports/persona-source.js';
 import type { Repositories, UnitOfWork } from '../ports/unit-of-work.js';
 import type { ChatSettings } from '../settings.js';
-import { claimConversation } from './conversation-access.js';
 import { storeMessages } from './store-messages.js';
 
 export interface ChatInput {
@@ -100,9 +99,7 @@ export class ChatTurns {
   }
 
   private async conversationFor(repositories: Repositories, input: ChatInput, now: Date): Promise<Conversation> {
-    if (input.conversationId !== undefined) {
-      return claimConversation(repositories, input.conversationId, input.userId, now);
-    }
+    if (input.conversationId !== undefined) return this.claim(repositories, input.conversationId, input.userId, now);
     if (input.messageId !== undefined) {
       // A retried request that started a conversation: the message tells which one.
       const earlier = await repositories.messages.findById(input.messageId);
@@ -112,22 +109,19 @@ export class ChatTurns {
         return conversation;
       }
     }
-    return claimConversation(repositories, this.ids.newId(), input.userId, now);
+    return this.claim(repositories, this.ids.newId(), input.userId, now);
   }
 
-  /** Recent turns before `message`, newest kept first within the budget, returned oldest first. */
-  private async historyBefore(repositories: Repositories, message: Message): Promise<ChatTurn[]> {
-    const { historyMessages, historyChars } = this.settings;
-    if (historyMessages === 0) return [];
-    const page = await repositories.messages.page(message.conversationId, 'desc', historyMessages + 1, null);
-    const turns: ChatTurn[] = [];
-    let chars = 0;
-    for (const earlier of page.messages) {
-      if (earlier.messageId === message.messageId) continue;
-      chars += codePointLength(earlier.text);
-      if (turns.length >= historyMessages || chars > historyChars) break;
-      turns.push({ role: earlier.role, text: earlier.text });
-    }
-    return turns.reverse();
+  private async claim(repositories: Repositories, conversationId: string, userId: string, now: Date): Promise<Conversation> {
+    const candidate = Conversation.create({ conversationId, userId, createdAt: now });
+    return (await repositories.conversations.claim(candidate)).assertOwnedBy(userId);
+  }
+
+  /** The conversation's recent turns before `message`, within the history budget. */
+  private async historyBefore(repositories: Repositories, message: Message) {
+    const budget = { messages: this.settings.historyMessages, chars: this.settings.historyChars };
+    if (budget.messages === 0) return [];
+    const page = await repositories.messages.page(message.conversationId, 'desc', budget.messages + 1, null);
+    return recentHistory(page.messages, message, budget);
   }
 }

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { Conversation } from '../../domain/conversation.js';
 import { MessageIdConflictError } from '../../domain/errors.js';
 import { Message, type Role } from '../../domain/message.js';
@@ -19,16 +18,6 @@ export interface StoredMessages {
   messages: Message[];
   /** Ids of the messages this call stored. */
   insertedIds: Set<string>;
-}
-
-/** What makes a resent message differ from the stored one, or null when it is the same. */
-function differenceBetween(stored: Message, incoming: Message, sent: IncomingMessage): string | null {
-  if (stored.conversationId !== incoming.conversationId) return 'conversation';
-  if (stored.role !== incoming.role) return 'role';
-  if (stored.text !== incoming.text) return 'text';
-  if (sent.metadata !== undefined && !isDeepStrictEqual(stored.metadata, incoming.metadata)) return 'metadata';
-  if (sent.createdAt !== undefined && stored.createdAt.getTime() !== incoming.createdAt.getTime()) return 'created_at';
-  return null;
 }
 
 /**
@@ -62,7 +51,8 @@ export async function storeMessages(
   const check = (candidate: Message, index: number): Message | null => {
     const stored = known.get(candidate.messageId);
     if (!stored) return null;
-    const difference = differenceBetween(stored, candidate, incoming[index]!);
+    const sent = incoming[index]!;
+    const difference = stored.differenceFrom(candidate, { metadata: sent.metadata !== undefined, createdAt: sent.createdAt !== undefined });
     if (difference) throw new MessageIdConflictError(candidate.messageId, difference);
     return stored;
   };

@@ -1,6 +1,5 @@
 import { FieldInvalidError } from '../../domain/errors.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import { findOwnedConversation } from '../services/conversation-access.js';
 
 export interface DeleteMessagesInput {
   userId: string;
@@ -22,7 +21,7 @@ export class DeleteMessages {
       throw new FieldInvalidError('message_ids', all ? 'must not be given together with all: true' : 'give message_ids, or all: true');
     }
     return this.unitOfWork.run(async (repositories) => {
-      const conversation = await findOwnedConversation(repositories, input.conversationId, input.userId);
+      const conversation = (await repositories.conversations.findById(input.conversationId))?.assertOwnedBy(input.userId);
       if (!conversation) return 0;
       return all
         ? repositories.messages.deleteAll(conversation.conversationId)

@@ -1,8 +1,8 @@
+import { Conversation } from '../../domain/conversation.js';
 import type { Message } from '../../domain/message.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import { claimConversation } from '../services/conversation-access.js';
 import { storeMessages, type IncomingMessage } from '../services/store-messages.js';
 
 export interface SaveMessageInput extends IncomingMessage {
@@ -27,7 +27,8 @@ export class SaveMessage {
   execute({ userId, conversationId, ...incoming }: SaveMessageInput): Promise<SaveMessageResult> {
     return this.unitOfWork.run(async (repositories) => {
       const now = this.clock.now();
-      const conversation = await claimConversation(repositories, conversationId, userId, now);
+      const candidate = Conversation.create({ conversationId, userId, createdAt: now });
+      const conversation = (await repositories.conversations.claim(candidate)).assertOwnedBy(userId);
       const stored = await storeMessages(repositories, conversation, [incoming], { now, newId: () => this.ids.newId() });
       const message = stored.messages[0]!;
       return { message, created: stored.insertedIds.has(message.messageId) };

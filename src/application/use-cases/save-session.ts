@@ -1,10 +1,10 @@
+import { Conversation } from '../../domain/conversation.js';
 import { SessionConflictError } from '../../domain/errors.js';
 import type { Metadata } from '../../domain/metadata.js';
 import { Session } from '../../domain/session.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import { claimConversation } from '../services/conversation-access.js';
 import { storeMessages, type IncomingMessage } from '../services/store-messages.js';
 
 export interface SaveSessionInput {
@@ -38,7 +38,8 @@ export class SaveSession {
   execute(input: SaveSessionInput): Promise<SaveSessionResult> {
     return this.unitOfWork.run(async (repositories) => {
       const now = this.clock.now();
-      const conversation = await claimConversation(repositories, input.conversationId, input.userId, now);
+      const candidate = Conversation.create({ conversationId: input.conversationId, userId: input.userId, createdAt: now });
+      const conversation = (await repositories.conversations.claim(candidate)).assertOwnedBy(input.userId);
       const sessionId = input.sessionId ?? this.ids.newId();
       const existing = await repositories.sessions.findById(sessionId);
       if (existing && !existing.belongsTo(conversation.conversationId)) throw new SessionConflictError(sessionId);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ChatChunk, ChatRequest } from '../../../src/application/ports/chat-model.js';
-import { systemPromptFor } from '../../../src/application/services/system-prompt.js';
+import { systemPromptFor } from '../../../src/domain/persona.js';
 import { OpenAiChatModel, type OpenAiChatModelOptions } from '../../../src/adapters/llm/openai/openai-chat-model.js';
 import { ChatModelFailedError, ChatModelTimedOutError } from '../../../src/domain/errors.js';
 import type { Persona } from '../../../src/domain/persona.js';

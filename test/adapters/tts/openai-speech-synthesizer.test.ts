@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { OpenAiSpeechSynthesizer, OPENAI_VOICES } from '../../../src/adapters/tts/openai/openai-speech-synthesizer.js';
 import { SpeechEngineFailedError, SpeechEngineTimedOutError } from '../../../src/domain/errors.js';
 import { parseWav } from '../../support/audio.js';
+import { documentedFetch } from '../../support/documented-responses.js';
 import { FakeSpeechServer } from '../../support/fake-speech-server.js';
 import { startTestService } from '../../support/service.js';
 import { fileOf } from '../../support/speech.js';
@@ -95,7 +96,7 @@ describe('OpenAiSpeechSynthesizer', () => {
       TTS_VOICE: 'coral',
     });
     try {
-      const response = await fetch(`${service.url}/api/tts?text=Hi%20there&format=mp3&speed=0.75`);
+      const response = await documentedFetch(`${service.url}/api/tts?text=Hi%20there&format=mp3&speed=0.75`);
       expect(response.status).to.equal(200);
       expect(response.headers.get('content-type')).to.equal('audio/mpeg');
       expect(fake.calls[0]!.body).to.deep.equal({ model: 'gpt-4o-mini-tts', input: 'Hi there', voice: 'coral', response_format: 'mp3', speed: 0.75 });

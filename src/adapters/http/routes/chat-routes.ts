@@ -1,25 +1,20 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
+import { chatJson } from '../presenters.js';
 import type { RequestSchemas } from '../schemas.js';
-import type { UseCases } from '../use-cases.js';
+import { SendChatMessage } from '../../../application/use-cases/send-chat-message.js';
+import type { Resolve } from '../resolve.js';
 import { parseRequest } from '../validate.js';
 
-export function chatRoutes(router: Router, useCases: UseCases, schemas: RequestSchemas, json: Middleware): void {
+export function chatRoutes(router: Router, resolve: Resolve, schemas: RequestSchemas, json: Middleware): void {
   router.post('/v1/chat', json, async (ctx) => {
     const input = parseRequest(schemas.chat, ctx.request.body);
-    const exchange = await useCases.sendChatMessage().execute({
+    const exchange = await resolve(SendChatMessage).execute({
       text: input.text,
       userId: input.user_id,
       conversationId: input.conversation_id,
       messageId: input.message_id,
     });
-    ctx.body = {
-      response: exchange.response,
-      status: 'ok',
-      conversation_id: exchange.conversationId,
-      message_id: exchange.messageId,
-      user_message_id: exchange.userMessageId,
-      created_at: exchange.createdAt.toISOString(),
-    };
+    ctx.body = chatJson(exchange);
   });
 }

@@ -2,13 +2,14 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { SpeechOutput } from '../../../application/services/speech-audio.js';
+import { SynthesizeSpeech } from '../../../application/use-cases/synthesize-speech.js';
 import { clampSpeechSpeed } from '../../../domain/speech.js';
 import { codePointLength } from '../../../domain/text.js';
 import { mapError } from '../error-mapping.js';
 import { openAiError, openAiErrors, postOnly } from '../openai-errors.js';
 import { openAiSpeechSchema } from '../openai-speech-schemas.js';
 import { SseWriter } from '../sse-writer.js';
-import type { UseCases } from '../use-cases.js';
+import type { Resolve } from '../resolve.js';
 import { parseRequest } from '../validate.js';
 import { openSpeech, sendAudio } from './tts-routes.js';
 
@@ -24,11 +25,11 @@ const HEADER_SAFE = /^[\x20-\x7e]{1,256}$/;
  * `speech.audio.delta` events (base64) and a closing `speech.audio.done`. `model` is
  * accepted whatever it names and echoed in `X-Model`: the configured engine speaks.
  */
-export function openAiSpeechRoutes(router: Router, useCases: UseCases, json: Middleware, logger: Logger, pingIntervalMs: number): void {
+export function openAiSpeechRoutes(router: Router, resolve: Resolve, json: Middleware, logger: Logger, pingIntervalMs: number): void {
   const errors = openAiErrors(logger);
   router.post('/v1/audio/speech', errors, json, async (ctx) => {
     const body = parseRequest(openAiSpeechSchema, ctx.request.body);
-    const speech = await useCases.synthesizeSpeech().execute({
+    const speech = await resolve(SynthesizeSpeech).execute({
       text: body.input,
       voice: body.voice,
       format: body.response_format,

@@ -1,9 +1,15 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { IncomingMessage } from '../../../application/services/store-messages.js';
-import { conversationJson, messageJson, sessionJson } from '../presenters.js';
+import { conversationPageJson, deletedJson, messagePageJson, savedMessageJson, savedSessionJson } from '../presenters.js';
 import type { RequestSchemas } from '../schemas.js';
-import type { UseCases } from '../use-cases.js';
+import { DeleteMessages } from '../../../application/use-cases/delete-messages.js';
+import { ListConversations } from '../../../application/use-cases/list-conversations.js';
+import { LoadMessages } from '../../../application/use-cases/load-messages.js';
+import { SaveMessage } from '../../../application/use-cases/save-message.js';
+import { SaveSession } from '../../../application/use-cases/save-session.js';
+import { conversationCursor, messageCursor } from '../cursor.js';
+import type { Resolve } from '../resolve.js';
 import { parseRequest } from '../validate.js';
 
 type MessageFields = { message_id?: string; role: IncomingMessage['role']; text: string; created_at?: Date; metadata?: Record<string, unknown> };
@@ -16,49 +22,40 @@ const incoming = (m: MessageFields): IncomingMessage => ({
   metadata: m.metadata,
 });
 
-export function storageRoutes(router: Router, useCases: UseCases, schemas: RequestSchemas, json: Middleware): void {
+export function storageRoutes(router: Router, resolve: Resolve, schemas: RequestSchemas, json: Middleware): void {
   router.post('/api/chat/saveMessage', json, async (ctx) => {
     const input = parseRequest(schemas.saveMessage, ctx.request.body);
-    const result = await useCases.saveMessage().execute({
+    const result = await resolve(SaveMessage).execute({
       userId: input.user_id,
       conversationId: input.conversation_id,
       ...incoming(input),
     });
     ctx.status = result.created ? 201 : 200;
-    ctx.body = { status: 'ok', message: messageJson(result.message) };
+    ctx.body = savedMessageJson(result.message);
   });
 
   router.post('/api/chat/loadMessages', json, async (ctx) => {
     const input = parseRequest(schemas.loadMessages, ctx.request.body);
-    const list = await useCases.loadMessages().execute({
-      userId: input.user_id,
-      conversationId: input.conversation_id,
-      limit: input.limit,
-      order: input.order,
-      cursor: input.cursor,
-    });
-    ctx.body = {
-      status: 'ok',
-      conversation_id: input.conversation_id,
-      messages: list.messages.map(messageJson),
-      next_cursor: list.nextCursor,
-    };
+    const { conversation_id: conversationId, order } = input;
+    const after = input.cursor === undefined ? null : messageCursor.decode(input.cursor, conversationId, order);
+    const page = await resolve(LoadMessages).execute({ userId: input.user_id, conversationId, limit: input.limit, order, after });
+    ctx.body = messagePageJson(conversationId, page.messages, page.next ? messageCursor.encode(conversationId, order, page.next) : null);
   });
 
   router.delete('/api/chat/deleteMessages', json, async (ctx) => {
     const input = parseRequest(schemas.deleteMessages, deleteRequest(ctx));
-    const deleted = await useCases.deleteMessages().execute({
+    const deleted = await resolve(DeleteMessages).execute({
       userId: input.user_id,
       conversationId: input.conversation_id,
       messageIds: input.message_ids,
       all: input.all,
     });
-    ctx.body = { status: 'ok', deleted };
+    ctx.body = deletedJson(deleted);
   });
 
   router.post('/api/chat/saveSession', json, async (ctx) => {
     const input = parseRequest(schemas.saveSession, ctx.request.body);
-    const result = await useCases.saveSession().execute({
+    const result = await resolve(SaveSession).execute({
       userId: input.user_id,
       conversationId: input.conversation_id,
       sessionId: input.session_id,
@@ -69,17 +66,15 @@ export function storageRoutes(router: Router, useCases: UseCases, schemas: Reque
       messages: input.messages?.map(incoming),
     });
     ctx.status = result.created ? 201 : 200;
-    ctx.body = {
-      status: 'ok',
-      session: sessionJson(result.session, result.messageCount),
-      messages_saved: result.messagesSaved,
-    };
+    ctx.body = savedSessionJson(result);
   });
 
   router.get('/api/chat/conversations', async (ctx) => {
     const input = parseRequest(schemas.listConversations, ctx.query, 'query');
-    const list = await useCases.listConversations().execute({ userId: input.user_id, limit: input.limit, cursor: input.cursor });
-    ctx.body = { status: 'ok', conversations: list.conversations.map(conversationJson), next_cursor: list.nextCursor };
+    const userId = input.user_id;
+    const after = input.cursor === undefined ? null : conversationCursor.decode(input.cursor, userId);
+    const page = await resolve(ListConversations).execute({ userId, limit: input.limit, after });
+    ctx.body = conversationPageJson(page.items, page.next ? conversationCursor.encode(userId, page.next) : null);
   });
 }
 

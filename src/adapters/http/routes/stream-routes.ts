@@ -8,7 +8,8 @@ import type { RequestSchemas } from '../schemas.js';
 import { SseWriter } from '../sse-writer.js';
 import { replySpeech } from '../reply-speech.js';
 import { readStreamRequest, uiChatRequestSchema } from '../stream-request.js';
-import type { UseCases } from '../use-cases.js';
+import { StreamChatReply } from '../../../application/use-cases/stream-chat-reply.js';
+import type { Resolve } from '../resolve.js';
 
 export interface StreamRouteOptions {
   logger: Logger;
@@ -22,13 +23,13 @@ export interface StreamRouteOptions {
  * as ordinary JSON errors; after that the status is 200 and every failure is an `error` event.
  * A client that disconnects aborts the model call (the partial reply is stored as "cancelled").
  */
-export function streamRoutes(router: Router, useCases: UseCases, schemas: RequestSchemas, json: Middleware, options: StreamRouteOptions): void {
+export function streamRoutes(router: Router, resolve: Resolve, schemas: RequestSchemas, json: Middleware, options: StreamRouteOptions): void {
   const uiSchema = uiChatRequestSchema(options.maxTextLength);
 
   router.post('/v1/chat/stream', json, async (ctx) => {
     const { input, protocol } = readStreamRequest(ctx.request.body, ctx.get('X-Stream-Protocol'), schemas, uiSchema);
-    const speech = await replySpeech(useCases, ctx.request.body);
-    const stream = await useCases.streamChatReply().execute(input);
+    const speech = await replySpeech(resolve, ctx.request.body);
+    const stream = await resolve(StreamChatReply).execute(input);
 
     const client = new AbortController();
     const onClose = () => {

@@ -2,12 +2,14 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { SpeechOutput } from '../../../application/services/speech-audio.js';
-import type { PreparedSpeech, SynthesizeSpeechInput } from '../../../application/use-cases/synthesize-speech.js';
+import { ListSpeechVoices } from '../../../application/use-cases/list-speech-voices.js';
+import { SynthesizeSpeech, type PreparedSpeech, type SynthesizeSpeechInput } from '../../../application/use-cases/synthesize-speech.js';
 import { CapacityExhaustedError } from '../../../domain/errors.js';
 import type { AudioFormat } from '../../../domain/speech.js';
 import { streamedBody } from '../audio-body.js';
+import { voicesJson } from '../status-presenters.js';
 import { speechSchemas } from '../tts-schemas.js';
-import type { UseCases } from '../use-cases.js';
+import type { Resolve } from '../resolve.js';
 import { parseRequest } from '../validate.js';
 
 export const AUDIO_CONTENT_TYPES: Record<AudioFormat, string> = { wav: 'audio/wav', mp3: 'audio/mpeg', pcm: 'audio/pcm', opus: 'audio/ogg' };
@@ -23,19 +25,14 @@ const CACHE_CONTROL = { text: 'public, max-age=86400', message: 'private, no-cac
 /** Seconds a client turned away for lack of capacity should wait before trying again. */
 export const RETRY_AFTER_S = '2';
 
-export function ttsRoutes(router: Router, useCases: UseCases, json: Middleware, logger: Logger): void {
+export function ttsRoutes(router: Router, resolve: Resolve, json: Middleware, logger: Logger): void {
   router.get('/api/tts/voices', async (ctx) => {
-    const list = await useCases.listSpeechVoices().execute();
-    ctx.body = {
-      status: 'ok',
-      default_voice: list.defaultVoice,
-      voices: list.voices.map(({ id, name, language }) => ({ id, name, language })),
-    };
+    ctx.body = voicesJson(await resolve(ListSpeechVoices).execute());
   });
 
   router.get('/api/tts', async (ctx) => {
     const query = parseRequest(speechSchemas.query, ctx.query, 'query');
-    await speak(ctx, useCases, logger, {
+    await speak(ctx, resolve, logger, {
       text: query.text,
       messageId: query.message_id,
       userId: query.user_id,
@@ -47,12 +44,12 @@ export function ttsRoutes(router: Router, useCases: UseCases, json: Middleware, 
 
   router.post('/api/tts', json, async (ctx) => {
     const body = parseRequest(speechSchemas.body, ctx.request.body);
-    await speak(ctx, useCases, logger, { text: body.text, voice: body.voice, format: body.format, speed: body.speed });
+    await speak(ctx, resolve, logger, { text: body.text, voice: body.voice, format: body.format, speed: body.speed });
   });
 }
 
-async function speak(ctx: Context, useCases: UseCases, logger: Logger, input: SynthesizeSpeechInput): Promise<void> {
-  const speech = await useCases.synthesizeSpeech().execute(input);
+async function speak(ctx: Context, resolve: Resolve, logger: Logger, input: SynthesizeSpeechInput): Promise<void> {
+  const speech = await resolve(SynthesizeSpeech).execute(input);
   if (isNotModified(ctx, speech)) {
     ctx.status = 304;
     ctx.set('ETag', speech.etag);

@@ -1,10 +1,12 @@
 import OpenAI from 'openai';
 import type { ChatChunk, ChatModel, ChatReply, ChatRequest, TokenUsage } from '../../../application/ports/chat-model.js';
-import { systemPromptFor } from '../../../application/services/system-prompt.js';
+import { systemPromptFor } from '../../../domain/persona.js';
 import { ChatModelFailedError } from '../../../domain/errors.js';
 import { UpstreamCall } from './upstream-call.js';
 
-export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+import { OPENAI_BASE_URL } from './openai-base-url.js';
+
+export { OPENAI_BASE_URL } from './openai-base-url.js';
 
 export interface OpenAiChatModelOptions {
   model: string;

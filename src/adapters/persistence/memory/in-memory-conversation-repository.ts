@@ -4,9 +4,9 @@ import type {
   ConversationRepository,
   ConversationSummary,
 } from '../../../application/ports/conversation-repository.js';
-import { TITLE_FROM_MESSAGE_LENGTH, type Conversation } from '../../../domain/conversation.js';
-import { truncateCodePoints } from '../../../domain/text.js';
-import type { UndoLog } from './in-memory-unit-of-work.js';
+import { conversationTitle, type Conversation } from '../../../domain/conversation.js';
+import { User } from '../../../domain/user.js';
+import type { UndoLog } from './undo-log.js';
 import type { MemoryStore, StoredConversation } from './memory-store.js';
 
 /** Most recently active first; ties by conversation id, descending. */
@@ -28,6 +28,11 @@ export class InMemoryConversationRepository implements ConversationRepository {
   async claim(conversation: Conversation): Promise<Conversation> {
     const existing = this.store.conversations.get(conversation.conversationId);
     if (existing) return existing.conversation;
+    const { userId } = conversation;
+    if (!this.store.users.has(userId)) {
+      this.store.users.set(userId, User.restore({ userId, createdAt: conversation.createdAt }));
+      this.undo.record(() => this.store.users.delete(userId));
+    }
     this.store.conversations.set(conversation.conversationId, { conversation, activeAt: conversation.createdAt });
     this.undo.record(() => this.store.conversations.delete(conversation.conversationId));
     return conversation;
@@ -59,10 +64,9 @@ export class InMemoryConversationRepository implements ConversationRepository {
     const timeline = this.store.timelines.get(id) ?? [];
     const sessions = [...this.store.sessions.values()].filter((s) => s.conversationId === id && s.title !== null);
     const latest = sessions.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
-    const first = timeline[0]?.message.text;
     return {
       conversation: stored.conversation,
-      title: latest?.title ?? (first === undefined ? null : truncateCodePoints(first, TITLE_FROM_MESSAGE_LENGTH)),
+      title: conversationTitle(latest?.title ?? null, timeline[0]?.message.text ?? null),
       lastMessageAt: timeline.length > 0 ? stored.activeAt : null,
       messageCount: timeline.length,
     };

@@ -1,6 +1,6 @@
 import type { MessagePage, MessagePosition, MessageRepository, SortOrder } from '../../../application/ports/message-repository.js';
 import type { Message } from '../../../domain/message.js';
-import type { UndoLog } from './in-memory-unit-of-work.js';
+import type { UndoLog } from './undo-log.js';
 import { firstAfter, type MemoryStore, type StoredMessage } from './memory-store.js';
 
 const positionOf = (entry: StoredMessage): MessagePosition => ({ createdAt: entry.message.createdAt, seq: entry.seq });

@@ -1,6 +1,6 @@
 import type { SessionRepository } from '../../../application/ports/session-repository.js';
 import type { Session } from '../../../domain/session.js';
-import type { UndoLog } from './in-memory-unit-of-work.js';
+import type { UndoLog } from './undo-log.js';
 import type { MemoryStore } from './memory-store.js';
 
 export class InMemorySessionRepository implements SessionRepository {

@@ -5,19 +5,7 @@ import { InMemoryMessageRepository } from './in-memory-message-repository.js';
 import { InMemorySessionRepository } from './in-memory-session-repository.js';
 import { InMemoryUserRepository } from './in-memory-user-repository.js';
 import { MemoryStore } from './memory-store.js';
-
-/** Undo steps recorded by the repositories of one transaction. */
-export class UndoLog {
-  private readonly steps: (() => void)[] = [];
-
-  record(step: () => void): void {
-    this.steps.push(step);
-  }
-
-  rollback(): void {
-    for (const step of this.steps.reverse()) step();
-  }
-}
+import { UndoLog } from './undo-log.js';
 
 /**
  * Transactions over a MemoryStore. They run one at a time, so each sees a consistent store

@@ -1,6 +1,6 @@
 import type { UserRepository } from '../../../application/ports/user-repository.js';
 import type { User } from '../../../domain/user.js';
-import type { UndoLog } from './in-memory-unit-of-work.js';
+import type { UndoLog } from './undo-log.js';
 import type { MemoryStore } from './memory-store.js';
 
 export class InMemoryUserRepository implements UserRepository {

@@ -49,16 +49,6 @@ export async function migrate(orm: MikroORM): Promise<string[]> {
   return applied.map((migration) => migration.name);
 }
 
-/** Host, port and database of a URL, without its credentials: safe to log. */
-export function describeDatabase(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `postgresql://${parsed.host}${parsed.pathname}`;
-  } catch {
-    return 'postgresql (unparsable URL)';
-  }
-}
-
 /** The connection pool's state, for metrics; null before the pool exists. */
 export function poolState(orm: MikroORM): { used: number; free: number; pending: number; max: number } | null {
   try {

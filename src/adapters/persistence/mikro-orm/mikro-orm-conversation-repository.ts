@@ -4,8 +4,7 @@ import type {
   ConversationPosition,
   ConversationRepository,
 } from '../../../application/ports/conversation-repository.js';
-import { TITLE_FROM_MESSAGE_LENGTH, type Conversation } from '../../../domain/conversation.js';
-import { truncateCodePoints } from '../../../domain/text.js';
+import { conversationTitle, type Conversation } from '../../../domain/conversation.js';
 import { toConversation, toDate, type Timestamp } from './rows.js';
 
 type ConversationRow = { conversation_id: string; user_id: string; created_at: Timestamp; active_at: Timestamp };
@@ -21,6 +20,10 @@ export class MikroOrmConversationRepository implements ConversationRepository {
 
   async claim(conversation: Conversation): Promise<Conversation> {
     // Of two racing inserts one waits for the other and then does nothing; both read the winner.
+    await this.em.execute('insert into users (user_id, created_at) values (?, ?) on conflict (user_id) do nothing', [
+      conversation.userId,
+      conversation.createdAt,
+    ]);
     await this.em.execute(
       `insert into conversations (conversation_id, user_id, created_at, active_at) values (?, ?, ?, ?)
        on conflict (conversation_id) do nothing`,
@@ -53,10 +56,9 @@ export class MikroOrmConversationRepository implements ConversationRepository {
     return {
       items: page.map((row) => {
         const messageCount = Number(row.message_count);
-        const fromMessage = row.first_text === null ? null : truncateCodePoints(row.first_text, TITLE_FROM_MESSAGE_LENGTH);
         return {
           conversation: toConversation(row),
-          title: row.session_title ?? fromMessage,
+          title: conversationTitle(row.session_title, row.first_text),
           lastMessageAt: messageCount > 0 ? toDate(row.active_at) : null,
           messageCount,
         };

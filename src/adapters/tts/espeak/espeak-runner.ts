@@ -16,5 +16,4 @@ export interface EspeakRunner {
   speak(utterance: EspeakUtterance, signal?: AbortSignal): Promise<Uint8Array>;
   /** The lines of `espeak-ng --voices` (`which` = 'languages') or `--voices=variant`. */
   listVoices(which: 'languages' | 'variants'): Promise<string[]>;
-  close(): void;
 }

@@ -127,11 +127,6 @@ export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
     }
   }
 
-  /** Stops the engine's workers, if it has any; work in progress fails. */
-  close(): void {
-    this.runner.close();
-  }
-
   private async speak(text: string, voice: string, speed: number, signal: AbortSignal): Promise<Int16Array> {
     const wav = await this.runner.speak({ voice, wordsPerMinute: wordsPerMinute(speed), text }, signal);
     try {

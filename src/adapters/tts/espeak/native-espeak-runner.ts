@@ -27,6 +27,4 @@ export class NativeEspeakRunner implements EspeakRunner {
     const output = await runProgram(this.program, [which === 'languages' ? '--voices' : '--voices=variant'], '');
     return Buffer.from(output).toString('utf8').split('\n');
   }
-
-  close(): void {}
 }

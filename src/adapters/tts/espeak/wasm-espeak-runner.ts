@@ -25,10 +25,6 @@ export class WasmEspeakRunner implements EspeakRunner {
     if (run.stdout.length === 0) throw new SpeechEngineFailedError(`eSpeak NG listed no voices: ${problems(run.stderr)}`);
     return run.stdout;
   }
-
-  close(): void {
-    this.pool.close();
-  }
 }
 
 /** espeak-ng's complaints, without the runtime's note about exiting. */

@@ -1,5 +1,9 @@
-import type { DependencyCheck, DependencyState } from '../ports/dependency-check.js';
-import type { ModelHealthProbe } from '../ports/model-health-probe.js';
+import type { DependencyCheck, DependencyState } from '../../application/ports/dependency-check.js';
+
+/** A cheap question to a remote language model's server: is it there, and does it accept our key? */
+export interface ModelHealthProbe {
+  ping(): Promise<DependencyState>;
+}
 
 /**
  * The language model as a readiness dependency. Without a probe the model is the offline

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { FieldInvalidError } from '../../src/domain/errors.js';
-import { decodeCursor, encodeCursor } from '../../src/application/services/cursor.js';
+import { FieldInvalidError } from '../../../src/domain/errors.js';
+import { decodeCursor, encodeCursor } from '../../../src/adapters/http/cursor.js';
 
 describe('page cursors', () => {
   it('round-trip their key for the scope they were made for', () => {

@@ -1,5 +1,5 @@
-import type { DependencyCheck, DependencyState } from '../ports/dependency-check.js';
-import type { GraphStatusProbe } from '../ports/graph-status-probe.js';
+import type { DependencyCheck, DependencyState } from '../../application/ports/dependency-check.js';
+import type { GraphStatusProbe } from '../../application/ports/graph-status-probe.js';
 
 /** The graph database as a readiness dependency: optional unless configured as required. */
 export class GraphDatabaseCheck implements DependencyCheck {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { systemPromptFor } from '../../src/application/services/system-prompt.js';
+import { systemPromptFor } from '../../src/domain/persona.js';
 import type { Persona } from '../../src/domain/persona.js';
 import { aPersona } from '../support/builders.js';
 

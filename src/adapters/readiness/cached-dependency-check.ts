@@ -1,5 +1,5 @@
-import type { Clock } from '../ports/clock.js';
-import type { DependencyCheck, DependencyState } from '../ports/dependency-check.js';
+import type { Clock } from '../../application/ports/clock.js';
+import type { DependencyCheck, DependencyState } from '../../application/ports/dependency-check.js';
 
 /**
  * A dependency check answered from its last result for `ttlMs`, so a storm of readiness

@@ -1,3 +1,5 @@
+import type { ConversationPosition } from '../../application/ports/conversation-repository.js';
+import type { MessagePosition, SortOrder } from '../../application/ports/message-repository.js';
 import { FieldInvalidError } from '../../domain/errors.js';
 
 /**
@@ -48,3 +50,25 @@ function isCursorBody(value: unknown): value is CursorBody {
     (typeof k[1] === 'string' || Number.isSafeInteger(k[1]))
   );
 }
+
+/** Cursors of a conversation's messages in one order: the position of the last message of a page. */
+export const messageCursor = {
+  encode(conversationId: string, order: SortOrder, position: MessagePosition): string {
+    return encodeCursor(`messages:${order}:${conversationId}`, [position.createdAt.getTime(), position.seq]);
+  },
+  decode(cursor: string, conversationId: string, order: SortOrder): MessagePosition {
+    const [time, seq] = decodeCursor(cursor, `messages:${order}:${conversationId}`, 'number');
+    return { createdAt: new Date(time), seq };
+  },
+};
+
+/** Cursors of a user's conversation list: the position of the last conversation of a page. */
+export const conversationCursor = {
+  encode(userId: string, position: ConversationPosition): string {
+    return encodeCursor(`conversations:${userId}`, [position.activeAt.getTime(), position.conversationId]);
+  },
+  decode(cursor: string, userId: string): ConversationPosition {
+    const [time, conversationId] = decodeCursor(cursor, `conversations:${userId}`, 'string');
+    return { activeAt: new Date(time), conversationId };
+  },
+};

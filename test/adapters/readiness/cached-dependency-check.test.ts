@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { Clock } from '../../src/application/ports/clock.js';
-import type { DependencyCheck, DependencyState } from '../../src/application/ports/dependency-check.js';
-import { CachedDependencyCheck } from '../../src/application/services/cached-dependency-check.js';
+import type { Clock } from '../../../src/application/ports/clock.js';
+import type { DependencyCheck, DependencyState } from '../../../src/application/ports/dependency-check.js';
+import { CachedDependencyCheck } from '../../../src/adapters/readiness/cached-dependency-check.js';
 
 class ManualClock implements Clock {
   ms = 1_000_000;

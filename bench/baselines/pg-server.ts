@@ -1,0 +1,230 @@
+/**
+ * The yardstick for the service on PostgreSQL: a hand-written `node:http` + `pg` server doing
+ * the work of saveMessage, loadMessages and POST /v1/chat (offline) in the fewest round trips,
+ * on the service's own migrated tables. Kept honest and simple, so that "0.8x of this" means
+ * something:
+ * - the same essentials of validation (JSON only, body limit, ids, text, role, metadata, limit,
+ *   order, cursor) and the same JSON shapes; ownership (a conversation belongs to its first
+ *   writer; another user gets 404 and changes nothing) and idempotency of saveMessage by id;
+ * - one statement per round trip, no transactions: where several rows change they change in
+ *   one statement (CTEs), which PostgreSQL runs atomically;
+ * - the offline reply from the project's own responder and persona, so the compute is the same.
+ * Left out, as the bench never sends them: /v1/chat's replay by `message_id` (refused with 400),
+ * and a resent saveMessage also moves its conversation's last activity.
+ *
+ *   DATABASE_URL=postgres://... PORT=8099 node --import tsx bench/baselines/pg-server.ts
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { isDeepStrictEqual } from 'node:util';
+import pg from 'pg';
+import { v7 as uuidv7 } from 'uuid';
+import { elizaReply } from '../../src/adapters/llm/offline/eliza-rules.js';
+import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
+
+const BODY_LIMIT = 1_048_576;
+const MAX_TEXT = 32_000;
+const HISTORY_MESSAGES = 20;
+const HISTORY_CHARS = 12_000;
+const persona = new JsonFilePersonaSource().persona();
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_MAX ?? 10) });
+
+class Problem extends Error {
+  constructor(readonly status: number, detail: string) {
+    super(detail);
+  }
+}
+const invalid = (field: string, rule: string) => new Problem(400, `${field}: ${rule}`);
+const codePoints = (s: string) => [...s].length;
+const UNSTORABLE = /\p{Cc}|\p{Cs}/u; // control characters (NUL among them) and lone surrogates
+
+const optionalId = (body: Record<string, unknown>, field: string) => (body[field] == null ? undefined : id(body, field));
+function id(body: Record<string, unknown>, field: string): string {
+  const value = body[field];
+  if (typeof value !== 'string' || value === '' || codePoints(value) > 128 || UNSTORABLE.test(value)) {
+    throw invalid(field, 'must be a string of 1..128 characters without control characters');
+  }
+  return value;
+}
+function text(body: Record<string, unknown>, field: string): string {
+  const value = body[field];
+  if (typeof value !== 'string' || value.trim() === '') throw invalid(field, 'must be a non-empty string');
+  if (codePoints(value) > MAX_TEXT) throw invalid(field, `must be at most ${MAX_TEXT} characters`);
+  if (/\0|\p{Cs}/u.test(value)) throw invalid(field, 'must not contain NUL or lone surrogates');
+  return value;
+}
+function oneOf<T extends string>(body: Record<string, unknown>, field: string, values: readonly T[], fallback?: T): T {
+  const value = body[field] ?? fallback;
+  if (!values.includes(value as T)) throw invalid(field, `must be one of ${values.join(', ')}`);
+  return value as T;
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const length = Number(req.headers['content-length'] ?? 0);
+  if (length > BODY_LIMIT) throw new Problem(413, `body: larger than the limit of ${BODY_LIMIT} bytes`);
+  if (length > 0 && !/^application\/(.+\+)?json\b/.test(req.headers['content-type'] ?? '')) {
+    throw new Problem(415, 'Content-Type must be application/json');
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    if ((size += chunk.length) > BODY_LIMIT) throw new Problem(413, `body: larger than the limit of ${BODY_LIMIT} bytes`);
+    chunks.push(chunk);
+  }
+  let body: unknown = {};
+  try {
+    if (size > 0) body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new Problem(400, 'body: malformed JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Problem(400, 'body: must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+// Claims the conversation for $1 (creating user and conversation when new) in the same
+// statement as the write that follows it; `c` is empty when another user owns it.
+const CLAIM = `u as (
+    insert into users (user_id, created_at)
+    select $1::varchar, $2::timestamptz
+    where not exists (select 1 from conversations where conversation_id = $3::varchar and user_id <> $1)
+    on conflict (user_id) do nothing),
+  c as (
+    insert into conversations (conversation_id, user_id, created_at, active_at) values ($3, $1, $2, $2)
+    on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
+    where conversations.user_id = excluded.user_id
+    returning conversation_id)`;
+
+const SAVE = `with ${CLAIM}
+  insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata)
+  select $4::varchar, $3, $1, $5::text, $6::text, $7::timestamptz, $8::jsonb from c
+  on conflict (message_id) do update set message_id = excluded.message_id
+  returning *, xmax = 0 as inserted`;
+
+// The user's message, and the history before it (the statement's snapshot does not see its own insert).
+const CHAT_BEGIN = `with ${CLAIM},
+  m as (insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata)
+        select $4::varchar, $3, $1, 'user', $5::text, $2, '{}' from c returning message_id)
+  select h.role, h.text from m left join lateral (
+    select role, text, created_at, seq from messages where conversation_id = $3
+    order by created_at desc, seq desc limit ${HISTORY_MESSAGES}) h on true
+  order by h.created_at desc, h.seq desc`;
+
+const CHAT_FINISH = `with m as (
+    insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to)
+    values ($1, $2, $3, 'assistant', $4, $5, $6, $7))
+  update conversations set active_at = $5 where conversation_id = $2 and active_at < $5`;
+
+const pageSql = (order: string, seek: boolean) => `
+  select c.user_id as owner, m.* from conversations c left join lateral (
+    select * from messages where conversation_id = c.conversation_id
+    ${seek ? `and (created_at, seq) ${order === 'asc' ? '>' : '<'} ($3, $4)` : ''}
+    order by created_at ${order}, seq ${order} limit $2) m on true
+  where c.conversation_id = $1`;
+
+type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const messageJson = (r: Row) => ({
+  message_id: r.message_id, conversation_id: r.conversation_id, user_id: r.user_id, role: r.role,
+  text: r.text, created_at: (r.created_at as Date).toISOString(), metadata: r.metadata,
+});
+const encodeCursor = (key: unknown[]) => Buffer.from(JSON.stringify(key)).toString('base64url');
+function decodeCursor(cursor: unknown, order: string, conversationId: string): [Date, string] {
+  try {
+    const [o, c, ms, seq] = JSON.parse(Buffer.from(String(cursor), 'base64url').toString('utf8'));
+    if (o === order && c === conversationId && Number.isSafeInteger(ms) && /^\d+$/.test(seq)) return [new Date(ms), seq];
+  } catch { /* refused below */ }
+  throw invalid('cursor', 'is not a cursor returned by this endpoint for this conversation and order');
+}
+
+async function saveMessage(body: Record<string, unknown>): Promise<[number, unknown]> {
+  const [userId, conversationId, messageId] = [id(body, 'user_id'), id(body, 'conversation_id'), optionalId(body, 'message_id')];
+  const role = oneOf(body, 'role', ['user', 'assistant', 'system'] as const);
+  const content = text(body, 'text');
+  const metadata = body.metadata ?? {};
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw invalid('metadata', 'must be a JSON object');
+  if (JSON.stringify(metadata).length > 16_384) throw invalid('metadata', 'must be at most 16384 bytes as JSON');
+  const sentAt = body.created_at == null ? undefined : new Date(String(body.created_at));
+  if (sentAt && (Number.isNaN(sentAt.getTime()) || !/T.*(Z|[+-]\d\d:?\d\d)$/.test(String(body.created_at)))) {
+    throw invalid('created_at', 'must be an ISO 8601 timestamp with a time zone');
+  }
+  const now = new Date();
+  const values = [userId, now, conversationId, messageId ?? uuidv7(), role, content, sentAt ?? now, metadata];
+  const { rows } = await pool.query({ name: 'save', text: SAVE, values });
+  const row = rows[0];
+  if (!row) throw new Problem(404, 'conversation not found');
+  const same = row.conversation_id === conversationId && row.role === role && row.text === content &&
+    (body.metadata === undefined || isDeepStrictEqual(row.metadata, metadata)) &&
+    (sentAt === undefined || row.created_at.getTime() === sentAt.getTime());
+  if (!row.inserted && !same) throw new Problem(409, `message_id ${messageId} was already used for another message`);
+  return [row.inserted ? 201 : 200, { status: 'ok', message: messageJson(row) }];
+}
+
+async function loadMessages(body: Record<string, unknown>): Promise<[number, unknown]> {
+  const [userId, conversationId] = [id(body, 'user_id'), id(body, 'conversation_id')];
+  const limit = body.limit ?? 50;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 500) throw invalid('limit', 'must be an integer from 1 to 500');
+  const order = oneOf(body, 'order', ['asc', 'desc'] as const, 'asc');
+  const after = body.cursor == null ? null : decodeCursor(body.cursor, order, conversationId);
+  const values = [conversationId, limit + 1, ...(after ?? [])];
+  const { rows } = await pool.query({ name: `page-${order}-${!!after}`, text: pageSql(order, !!after), values });
+  if (rows[0] && rows[0].owner !== userId) throw new Problem(404, 'conversation not found');
+  const page = rows.filter((r) => r.message_id !== null);
+  const last = page.length > limit ? page[limit - 1] : undefined;
+  return [200, {
+    status: 'ok', conversation_id: conversationId, messages: page.slice(0, limit).map(messageJson),
+    next_cursor: last ? encodeCursor([order, conversationId, last.created_at.getTime(), last.seq]) : null,
+  }];
+}
+
+async function chat(body: Record<string, unknown>): Promise<[number, unknown]> {
+  const [content, userId] = [text(body, 'text'), id(body, 'user_id')];
+  const conversationId = optionalId(body, 'conversation_id') ?? uuidv7();
+  if (body.message_id != null) throw invalid('message_id', 'is not supported by this baseline');
+  const [userMessageId, replyId, now] = [uuidv7(), uuidv7(), new Date()];
+  const { rows } = await pool.query({ name: 'chat-begin', text: CHAT_BEGIN, values: [userId, now, conversationId, userMessageId, content] });
+  if (rows.length === 0) throw new Problem(404, 'conversation not found');
+  const history: { role: 'user' | 'assistant' | 'system'; text: string }[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    if (row.role === null || (chars += codePoints(row.text)) > HISTORY_CHARS) break;
+    history.push({ role: row.role, text: row.text });
+  }
+  const request = { persona, history: history.reverse(), text: content };
+  const reply = elizaReply(request);
+  const words = (s: string) => s.split(/\s+/u).filter((w) => w !== '').length;
+  const prompt = words(persona.description) + history.reduce((n, turn) => n + words(turn.text), 0) + words(content);
+  const usage = { prompt_tokens: prompt, completion_tokens: words(reply), total_tokens: prompt + words(reply) };
+  const metadata = { model: 'offline-eliza', finish_reason: 'stop', usage };
+  const repliedAt = new Date(Math.max(Date.now(), now.getTime()));
+  await pool.query({ name: 'chat-finish', text: CHAT_FINISH, values: [replyId, conversationId, userId, reply, repliedAt, metadata, userMessageId] });
+  return [200, {
+    response: reply, status: 'ok', conversation_id: conversationId, message_id: replyId,
+    user_message_id: userMessageId, created_at: repliedAt.toISOString(), finish_reason: 'stop',
+  }];
+}
+
+const ROUTES: Record<string, (body: Record<string, unknown>) => Promise<[number, unknown]>> = {
+  'POST /api/chat/saveMessage': saveMessage,
+  'POST /api/chat/loadMessages': loadMessages,
+  'POST /v1/chat': chat,
+  'GET /v1/health': async () => [200, { status: 'ok', version: 'baseline', uptime_s: Math.floor(process.uptime()) }],
+};
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let status = 500;
+  let payload: unknown = { detail: 'internal error', status: 'error' };
+  try {
+    const route = ROUTES[`${req.method} ${req.url}`];
+    if (!route) throw new Problem(404, 'not found');
+    [status, payload] = await route(req.method === 'POST' ? await readJson(req) : {});
+  } catch (error) {
+    if (error instanceof Problem) [status, payload] = [error.status, { detail: error.message, status: 'error' }];
+    else console.error(error);
+  }
+  const json = JSON.stringify(payload);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': randomUUID() });
+  res.end(json);
+}
+
+const server = createServer((req, res) => void handle(req, res));
+server.listen(Number(process.env.PORT ?? 8099), process.env.HOST ?? '127.0.0.1');
+process.on('SIGTERM', () => server.close(() => void pool.end()));

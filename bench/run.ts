@@ -1,0 +1,80 @@
+/**
+ * `npm run bench [-- section...]`: the project's performance record. Every figure is printed
+ * next to a baseline measured in the same run, as a ratio, and each target is named met or
+ * missed at the end. Sections (all by default):
+ *
+ *   storage     saveMessage, loadMessages: the service on PostgreSQL vs a hand-written server
+ *   chat        POST /v1/chat and GET /v1/health: on PostgreSQL, in memory, vs bare Koa
+ *   pages       one loadMessages page in conversations of 1,000 to 1,000,000 messages
+ *   roundtrips  PostgreSQL round trips and statements per request, counted on the wire
+ *
+ * Knobs (environment): BENCH_RUNS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
+ * BENCH_CONVERSATIONS, BENCH_PAGE_SIZES, BENCH_PAGE_REQUESTS, BENCH_ROUNDTRIP_REQUESTS, and
+ * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local server) for PostgreSQL.
+ * docs/benchmarks.md explains each figure.
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { dropAllDatabases, postgresReachable } from './support/databases.js';
+import { formatSection, formatTargets, type SectionReport } from './support/report.js';
+import type { BenchSection } from './support/section.js';
+import { loadSettings } from './support/settings.js';
+
+/** Every section, in the order they run by default. A new one is one more line here. */
+const SECTIONS: Record<string, () => Promise<BenchSection>> = {
+  storage: () => import('./sections/storage.js'),
+  chat: () => import('./sections/chat.js'),
+  pages: () => import('./sections/pages.js'),
+  roundtrips: () => import('./sections/roundtrips.js'),
+};
+
+const requested = process.argv.slice(2).filter((arg) => arg !== '--');
+const unknown = requested.filter((name) => !(name in SECTIONS));
+if (unknown.length > 0) {
+  console.error(`unknown section ${unknown.join(', ')}; choose from: ${Object.keys(SECTIONS).join(', ')}`);
+  process.exit(2);
+}
+const names = requested.length > 0 ? requested : Object.keys(SECTIONS);
+const settings = loadSettings();
+const log = (line: string) => console.error(`  · ${line}`);
+/** How busy the machine was (others share it): the more, the noisier the figures. */
+const machineLoad = () => `load average ${loadavg()[0]!.toFixed(2)} on ${availableParallelism()} cores`;
+
+process.once('SIGINT', () => {
+  console.error('\ninterrupted: dropping the bench databases');
+  void dropAllDatabases().finally(() => process.exit(130));
+});
+
+const { runs, seconds, warmupSeconds, connections, conversations } = settings;
+console.log(
+  `bench: ${names.join(', ')}; load: ${connections} connections over ${conversations} conversations, ` +
+    `${warmupSeconds} s warm-up, then ${runs} runs of ${seconds} s per server, interleaved; ` +
+    `figures are medians [min–max]; node ${process.version}; ${machineLoad()}`,
+);
+const started = performance.now();
+const reports: SectionReport[] = [];
+let failed = false;
+for (const name of names) {
+  const section = await SECTIONS[name]!();
+  if (section.needsPostgres && !(await postgresReachable(settings.adminUrl))) {
+    console.log(`\n${name}: skipped, no PostgreSQL reachable (set BENCH_DATABASE_URL or TEST_DATABASE_URL)`);
+    failed = true;
+    continue;
+  }
+  const sectionStarted = performance.now();
+  console.error(`\n${name}: running`);
+  try {
+    const rows = await section.run({ settings, log });
+    const report = { name, heading: section.heading, rows };
+    reports.push(report);
+    console.log(`\n${formatSection(report)}`);
+    log(`${name} took ${((performance.now() - sectionStarted) / 1000).toFixed(0)} s`);
+  } catch (error) {
+    failed = true;
+    console.log(`\n${name}: FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof Error && error.stack) console.error(error.stack);
+  }
+}
+console.log(`\n${formatTargets(reports)}`);
+console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s in all; ${machineLoad()} at the end)`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,142 @@
+// The service's API as the page uses it: every request the page makes is here. URLs are relative
+// to the page, so it works on any host and port (and under a path prefix). A refused request
+// throws an ApiError whose message is the JSON error body's `detail`.
+import { readEventStream } from './sse.js';
+
+/** @typedef {import('./api-types.js').ChatRequest} ChatRequest */
+/** @typedef {import('./api-types.js').ChatStreamEvent} ChatStreamEvent */
+/** @typedef {import('./api-types.js').ConversationPage} ConversationPage */
+/** @typedef {import('./api-types.js').DeleteMessagesRequest} DeleteMessagesRequest */
+/** @typedef {import('./api-types.js').DeleteResult} DeleteResult */
+/** @typedef {import('./api-types.js').GraphStatus} GraphStatus */
+/** @typedef {import('./api-types.js').LoadMessagesRequest} LoadMessagesRequest */
+/** @typedef {import('./api-types.js').MessagePage} MessagePage */
+/** @typedef {import('./api-types.js').Persona} Persona */
+
+export class ApiError extends Error {
+  /** @param {number} status @param {string} detail */
+  constructor(status, detail) {
+    super(detail);
+    this.status = status;
+  }
+}
+
+/** @param {unknown} body */
+const detailOf = (body) =>
+  typeof body === 'object' && body !== null && 'detail' in body && typeof body.detail === 'string' ? body.detail : null;
+
+/** The JSON body of a response; an error status throws its `detail`. @param {Response} response */
+async function readJson(response) {
+  /** @type {unknown} */
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // not JSON: the detail falls back to the status line
+  }
+  if (!response.ok) {
+    throw new ApiError(response.status, detailOf(body) ?? `${response.status} ${response.statusText}`.trim());
+  }
+  return body;
+}
+
+/**
+ * A JSON request; the caller names the shape of the answer (the service's, see api-types.js).
+ * @param {string} method @param {string} path @param {unknown} [body]
+ */
+async function requestJson(method, path, body) {
+  /** @type {RequestInit} */
+  const init = { method, headers: { accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers = { ...init.headers, 'content-type': 'application/json' };
+    init.body = JSON.stringify(body);
+  }
+  return readJson(await fetch(path, init));
+}
+
+/** What to show for a failed call. @param {unknown} error */
+export const describeError = (error) =>
+  error instanceof ApiError ? error.message : error instanceof TypeError ? 'could not reach the service' : String(error);
+
+/** A page of a conversation's messages. @param {LoadMessagesRequest} request */
+export async function loadMessages(request) {
+  return /** @type {MessagePage} */ (await requestJson('POST', 'api/chat/loadMessages', request));
+}
+
+/** @param {DeleteMessagesRequest} request */
+export async function deleteMessages(request) {
+  return /** @type {DeleteResult} */ (await requestJson('DELETE', 'api/chat/deleteMessages', request));
+}
+
+/**
+ * A page of the user's conversations, most recently active first.
+ * @param {{user_id: string, limit: number, cursor?: string | null}} query
+ */
+export async function listConversations({ user_id, limit, cursor }) {
+  const params = new URLSearchParams({ user_id, limit: String(limit) });
+  if (cursor) params.set('cursor', cursor);
+  return /** @type {ConversationPage} */ (await requestJson('GET', `api/chat/conversations?${params}`));
+}
+
+export async function getPersona() {
+  return /** @type {Persona} */ (await requestJson('GET', 'api/ai/traits'));
+}
+
+/**
+ * The graph database's status: connected, or disabled (not configured). Unreachable (the 503,
+ * whose body has the same shape) throws its detail like any other error.
+ * @returns {Promise<GraphStatus>}
+ */
+export async function getGraphStatus() {
+  const response = await fetch('api/status/graphdb', { headers: { accept: 'application/json' } });
+  /** @type {unknown} */
+  let status = null;
+  try {
+    status = await response.json();
+  } catch {
+    // not JSON: the detail is the status line
+  }
+  if (typeof status === 'object' && status !== null) {
+    if ('connected' in status && status.connected === true) return /** @type {GraphStatus} */ (status);
+    if ('status' in status && status.status === 'disabled') return /** @type {GraphStatus} */ (status);
+  }
+  throw new ApiError(response.status, detailOf(status) ?? `${response.status} ${response.statusText}`);
+}
+
+/**
+ * Speech for a stored message, fetched whole (rather than given to an <audio> element as a URL)
+ * so that a failure can show its JSON detail. The service speaks a message only to its owner.
+ * @param {string} messageId @param {string} userId
+ */
+export async function fetchSpeech(messageId, userId) {
+  const response = await fetch(`api/tts?${new URLSearchParams({ message_id: messageId, user_id: userId })}`, { headers: { accept: 'audio/*' } });
+  if (!response.ok) await readJson(response); // throws the detail
+  return response.blob();
+}
+
+const CHAT_EVENTS = new Set(['start', 'delta', 'done', 'error']);
+
+/**
+ * Sends a message and yields the events of the streamed reply, each `data:` parsed. A refusal
+ * before the stream begins (400, 404, 409...) throws its detail; `signal` aborts the request.
+ * Events the page does not know are skipped.
+ * @param {ChatRequest} request
+ * @param {AbortSignal} signal
+ * @returns {AsyncGenerator<ChatStreamEvent, void, undefined>}
+ */
+export async function* streamChat(request, signal) {
+  const response = await fetch('v1/chat/stream', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify(request),
+    signal,
+  });
+  if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) {
+    await readJson(response);
+    throw new ApiError(response.status, 'the service did not answer with an event stream');
+  }
+  for await (const { event, data, id } of readEventStream(response.body, signal)) {
+    const payload = JSON.parse(data); // the contract: every data line is one JSON object
+    if (CHAT_EVENTS.has(event)) yield /** @type {ChatStreamEvent} */ ({ event, id, data: payload });
+  }
+}

@@ -1,0 +1,115 @@
+// The messages of the conversation as DOM: built from data, text only. Their buttons are answered
+// by one listener on the list (app.js), so nothing here calls the service.
+import { element, find, formatTime, scrollToBottom, ui } from './dom.js';
+import { state } from './state.js';
+
+/** @typedef {import('./api-types.js').MessageDraft} MessageDraft */
+
+/** @param {string} role */
+function authorName(role) {
+  if (role === 'user') return state.userId ?? 'You';
+  if (role === 'assistant') return state.assistantName;
+  return 'System';
+}
+
+/** One message of the conversation. @param {MessageDraft} message */
+export function renderMessage(message) {
+  const item = element('li', { class: `message message--${message.role}`, 'data-role': message.role });
+  const head = element('div', { class: 'message__head' });
+  const author = element('span', { class: 'message__author' }, authorName(message.role));
+  const time = element('time', { class: 'message__time' });
+  head.append(author, time);
+  const text = element('p', { class: 'message__text' });
+  text.textContent = message.text;
+  const actions = element('div', { class: 'message__actions' });
+  const note = element('span', { class: 'message__note', role: 'status' });
+  item.append(head, text, actions);
+
+  if (message.role === 'assistant') {
+    actions.append(element('button', { type: 'button', class: 'link-button message__play' }, 'Play aloud'));
+  }
+  actions.append(element('button', { type: 'button', class: 'link-button message__delete' }, 'Delete'), note);
+
+  const finish = message.metadata?.finish_reason;
+  if (finish === 'cancelled' || finish === 'error') markUnfinished(item, finish);
+  setMessageIdentity(item, message.message_id ?? null, message.created_at ?? null);
+  return item;
+}
+
+/**
+ * Gives a message its server id and time; until then its buttons are disabled.
+ * @param {HTMLElement} item @param {string | null} id @param {string | null} createdAt
+ */
+export function setMessageIdentity(item, id, createdAt) {
+  if (id) item.dataset.messageId = id;
+  const time = find(item, '.message__time', HTMLTimeElement);
+  if (createdAt) {
+    time.dateTime = createdAt;
+    time.textContent = formatTime(createdAt);
+  }
+  const who = item.querySelector('.message__author')?.textContent ?? '';
+  for (const button of item.querySelectorAll('.message__actions button')) {
+    if (!(button instanceof HTMLButtonElement)) continue;
+    button.disabled = !id;
+    const verb = button.classList.contains('message__play') ? 'Play aloud the message' : 'Delete the message';
+    button.setAttribute('aria-label', `${verb} from ${who}${time.textContent ? `, ${time.textContent}` : ''}`);
+  }
+}
+
+/** @param {HTMLElement} item @param {string} reason */
+export function markUnfinished(item, reason) {
+  item.dataset.finishReason = reason;
+  const flag = element('span', { class: 'message__flag' }, reason === 'cancelled' ? 'stopped' : 'incomplete');
+  item.querySelector('.message__head')?.append(flag);
+}
+
+/**
+ * The assistant's reply as it streams in, with the id `start` announced. Its text speaks for
+ * itself as it grows; aria-busy lets readers that honour it wait for the end.
+ * @param {string} messageId
+ */
+export function renderStreamingReply(messageId) {
+  const item = renderMessage({ role: 'assistant', text: '', message_id: messageId, created_at: new Date().toISOString() });
+  item.dataset.streaming = 'true';
+  const text = find(item, '.message__text', HTMLElement);
+  text.setAttribute('aria-live', 'polite');
+  text.setAttribute('aria-busy', 'true');
+  // It has its id already (`data-message-id`), but its buttons stay disabled until it is finished.
+  setMessageIdentity(item, null, new Date().toISOString());
+  return { item, text };
+}
+
+/** The end of a streamed reply: no longer live, its buttons usable once it has an id. @param {HTMLElement} reply @param {string | null} messageId */
+export function finishReply(reply, messageId) {
+  delete reply.dataset.streaming;
+  const text = reply.querySelector('.message__text');
+  text?.removeAttribute('aria-busy');
+  text?.removeAttribute('aria-live');
+  setMessageIdentity(reply, messageId, reply.querySelector('time')?.dateTime || null);
+}
+
+/** An error shown in the conversation (not stored). @param {string} detail */
+export function showConversationError(detail) {
+  const item = element('li', { class: 'message message--error', role: 'alert' });
+  item.append(element('p', { class: 'message__text' }, `Error: ${detail}`));
+  ui.messageList.append(item);
+  updateEmptyNote();
+  scrollToBottom();
+}
+
+export function updateEmptyNote() {
+  ui.emptyNote.hidden = ui.messageList.childElementCount > 0 || state.loadingOlder;
+}
+
+export function clearMessages() {
+  for (const audio of ui.messageList.querySelectorAll('audio')) {
+    if (audio.src.startsWith('blob:')) URL.revokeObjectURL(audio.src);
+  }
+  ui.messageList.replaceChildren();
+  updateEmptyNote();
+}
+
+/** Names the assistant's messages already shown once the persona is known. @param {string} name */
+export function renameAssistant(name) {
+  for (const author of ui.messageList.querySelectorAll('.message--assistant .message__author')) author.textContent = name;
+}

@@ -1,0 +1,44 @@
+// Who uses the page and which conversation they look at: choosing the user name, opening a
+// conversation (or a new, empty one).
+import { setStreaming } from './chat.js';
+import { loadConversations } from './conversation-list.js';
+import { ui } from './dom.js';
+import { loadOlderMessages } from './messages.js';
+import { markCurrentConversation } from './render-conversations.js';
+import { clearMessages } from './render-messages.js';
+import { conversationFromHash, setHash, state, storeUser } from './state.js';
+
+/** Shows a conversation (or, with null, an empty new one). @param {string | null} conversationId */
+export async function openConversation(conversationId) {
+  state.streaming?.abort();
+  state.view += 1;
+  state.conversationId = conversationId;
+  state.olderCursor = null;
+  state.loadingOlder = false;
+  ui.loadOlder.hidden = true;
+  setHash(conversationId);
+  clearMessages();
+  markCurrentConversation();
+  if (conversationId) await loadOlderMessages();
+}
+
+/** Makes `userId` the page's user: their conversations, and the one the URL names. @param {string} userId */
+export async function useName(userId) {
+  const changed = userId !== state.userId;
+  state.userId = userId;
+  ui.userName.value = userId;
+  storeUser(userId);
+  ui.text.disabled = false;
+  ui.newConversation.disabled = false;
+  setStreaming(false);
+  if (changed) {
+    state.conversationCursor = null;
+    state.conversations.clear();
+    ui.conversationList.replaceChildren();
+  }
+  const fromHash = conversationFromHash();
+  await Promise.all([
+    loadConversations(),
+    changed || fromHash !== state.conversationId ? openConversation(changed && !fromHash ? null : fromHash) : Promise.resolve(),
+  ]);
+}

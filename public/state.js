@@ -1,0 +1,63 @@
+// What the page knows between events: the user, the conversation shown, where paging continues
+// and the reply being streamed; and what of it outlives a reload (the user name in localStorage,
+// the conversation in the URL's hash).
+
+/** @typedef {import('./api-types.js').ConversationSummary} ConversationSummary */
+
+export const PAGE_SIZE = 30;
+export const CONVERSATION_PAGE_SIZE = 20;
+const USER_KEY = 'assistant-demo.user_id';
+const HASH_KEY = 'conversation';
+
+export const state = {
+  /** @type {string | null} */ userId: null,
+  /** @type {string | null} */ conversationId: null,
+  /** Changes whenever another conversation is shown, so late answers for the old one are dropped. */
+  view: 0,
+  /** `next_cursor` of the newest-first pages: where older messages continue; null when none are left. */
+  /** @type {string | null} */ olderCursor: null,
+  loadingOlder: false,
+  /** @type {string | null} */ conversationCursor: null,
+  /** @type {Map<string, ConversationSummary>} */
+  conversations: new Map(),
+  /** @type {AbortController | null} */ streaming: null,
+  assistantName: 'Assistant',
+};
+
+/** A user id as the contract allows: 1..128 code points, no control characters. @param {string} value */
+export function userIdProblem(value) {
+  const length = [...value].length;
+  if (length === 0) return 'Enter a user name.';
+  if (length > 128) return 'A user name has at most 128 characters.';
+  if (/\p{Cc}/u.test(value)) return 'A user name cannot contain control characters.';
+  return '';
+}
+
+export function storedUser() {
+  try {
+    return localStorage.getItem(USER_KEY);
+  } catch {
+    return null; // storage disabled: the name is simply not remembered
+  }
+}
+
+/** @param {string} userId */
+export function storeUser(userId) {
+  try {
+    localStorage.setItem(USER_KEY, userId);
+  } catch {
+    // storage disabled
+  }
+}
+
+export function conversationFromHash() {
+  const value = new URLSearchParams(location.hash.slice(1)).get(HASH_KEY);
+  return value || null;
+}
+
+/** @param {string | null} conversationId */
+export function setHash(conversationId) {
+  const url = new URL(location.href);
+  url.hash = conversationId ? new URLSearchParams({ [HASH_KEY]: conversationId }).toString() : '';
+  history.replaceState(null, '', conversationId ? url : url.pathname + url.search);
+}

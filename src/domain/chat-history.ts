@@ -1,0 +1,30 @@
+import type { Message, Role } from './message.js';
+import { codePointLength } from './text.js';
+
+/** One earlier turn of a conversation, as a language model sees it. */
+export interface ChatTurn {
+  role: Role;
+  text: string;
+}
+
+/** How much of a conversation the model sees: at most `messages` earlier messages and `chars` code points of them. */
+export interface HistoryBudget {
+  messages: number;
+  chars: number;
+}
+
+/**
+ * The turns a model sees before `current`: the most recent first, as many as fit the budget
+ * (the oldest are dropped), returned oldest first. `newestFirst` may include `current` itself.
+ */
+export function recentHistory(newestFirst: readonly Message[], current: Message, budget: HistoryBudget): ChatTurn[] {
+  const turns: ChatTurn[] = [];
+  let chars = 0;
+  for (const earlier of newestFirst) {
+    if (earlier.messageId === current.messageId) continue;
+    chars += codePointLength(earlier.text);
+    if (turns.length >= budget.messages || chars > budget.chars) break;
+    turns.push({ role: earlier.role, text: earlier.text });
+  }
+  return turns.reverse();
+}
