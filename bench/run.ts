@@ -7,12 +7,15 @@
  *   chat        POST /v1/chat and GET /v1/health: on PostgreSQL, in memory, vs bare Koa
  *   pages       one loadMessages page in conversations of 1,000 to 1,000,000 messages
  *   roundtrips  PostgreSQL round trips and statements per request, counted on the wire
+ *   coldstart   process start to first answered /v1/health: the compiled service vs tsx
  *
+ * The service is built first (`npm run build`), so the figures are of the code as it is.
  * Knobs (environment): BENCH_RUNS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
  * BENCH_CONVERSATIONS, BENCH_PAGE_SIZES, BENCH_PAGE_REQUESTS, BENCH_ROUNDTRIP_REQUESTS, and
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local server) for PostgreSQL.
  * docs/benchmarks.md explains each figure.
  */
+import { execSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { dropAllDatabases, postgresReachable } from './support/databases.js';
@@ -26,6 +29,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   chat: () => import('./sections/chat.js'),
   pages: () => import('./sections/pages.js'),
   roundtrips: () => import('./sections/roundtrips.js'),
+  coldstart: () => import('./sections/coldstart.js'),
 };
 
 const requested = process.argv.slice(2).filter((arg) => arg !== '--');
@@ -52,6 +56,8 @@ console.log(
     `figures are medians [min–max]; node ${process.version}; ${machineLoad()}`,
 );
 const started = performance.now();
+log('building the service (npm run build), so the figures are of the code as it is');
+execSync('npm run build', { stdio: 'ignore' });
 const reports: SectionReport[] = [];
 let failed = false;
 for (const name of names) {

@@ -1,9 +1,9 @@
 /**
  * `npm run migration:up`     applies pending migrations to DATABASE_URL (the service also
  *                            does this at start).
- * `npm run migration:create` writes a new migration: the difference between the entity
- *                            schemas (src/adapters/persistence/mikro-orm/schemas.ts) and the
- *                            database at DATABASE_URL. Add its class to migrations/index.ts.
+ * `npm run migration:create` writes an empty migration to fill in with SQL (the migrations
+ *                            are the one description of the tables). Add its class to
+ *                            migrations/index.ts.
  */
 import { migrate, openDatabase } from '../src/adapters/persistence/mikro-orm/database.js';
 import { describeDatabase } from '../src/bootstrap/database.js';
@@ -20,10 +20,8 @@ try {
     const applied = await migrate(orm);
     console.log(`${describeDatabase(url)}: ${applied.length ? `applied ${applied.join(', ')}` : 'already up to date'}`);
   } else {
-    await migrate(orm);
-    const created = await orm.getMigrator().createMigration();
-    if (!created.fileName) console.log('no schema changes: nothing to create');
-    else console.log(`wrote ${created.fileName}; add its class to migrations/index.ts\n${created.diff.up.join('\n')}`);
+    const created = await orm.getMigrator().createMigration(undefined, true);
+    console.log(`wrote ${created.fileName}: write its SQL, then add its class to migrations/index.ts`);
   }
 } finally {
   await orm.close(true);

@@ -5,6 +5,10 @@ import { assertMetadata, jsonEqual, type Metadata } from './metadata.js';
 export const ROLES = ['user', 'assistant', 'system'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** A reply still being written is `in_progress`; every other message, and every finished reply, is `completed`. */
+export const MESSAGE_STATUSES = ['in_progress', 'completed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
 export interface MessageProps {
   messageId: string;
   conversationId: string;
@@ -15,19 +19,27 @@ export interface MessageProps {
   metadata: Metadata;
   /** For an assistant reply made by the chat endpoint: the user message it answers. */
   replyTo: string | null;
+  status: MessageStatus;
+  /** Of a reply in progress: when its producer last advanced it or showed it is alive. */
+  progressAt: Date | null;
 }
+
+/** A message as made by a client or a use case: completed unless said otherwise. */
+export type NewMessage = Omit<MessageProps, 'status' | 'progressAt'> & Partial<Pick<MessageProps, 'status' | 'progressAt'>>;
 
 export class Message {
   private constructor(private readonly props: MessageProps) {}
 
-  static create(props: MessageProps): Message {
+  static create(input: NewMessage): Message {
+    const props: MessageProps = { ...input, status: input.status ?? 'completed', progressAt: input.progressAt ?? null };
     assertClientId(props.messageId, 'message_id');
     assertClientId(props.conversationId, 'conversation_id');
     assertClientId(props.userId, 'user_id');
     if (!ROLES.includes(props.role)) {
       throw new FieldInvalidError('role', `must be one of ${ROLES.join(', ')}`);
     }
-    if (typeof props.text !== 'string' || props.text.trim() === '') {
+    // Only a reply still being written may be empty (it has not said anything yet).
+    if (typeof props.text !== 'string' || (props.status === 'completed' && props.text.trim() === '')) {
       throw new FieldInvalidError('text', 'must be a non-empty string');
     }
     if (Number.isNaN(props.createdAt.getTime())) {
@@ -48,6 +60,8 @@ export class Message {
   get createdAt(): Date { return this.props.createdAt; }
   get metadata(): Metadata { return this.props.metadata; }
   get replyTo(): string | null { return this.props.replyTo; }
+  get status(): MessageStatus { return this.props.status; }
+  get progressAt(): Date | null { return this.props.progressAt; }
 
   /**
    * What makes `resent` (the same id sent again) differ from this stored message, or null when

@@ -10,10 +10,20 @@ export interface Repositories {
   sessions: SessionRepository;
 }
 
+export interface UnitOfWorkOptions {
+  /**
+   * Whether everything `work` writes must be stored together (a transaction; the default).
+   * False for work whose every repository call is atomic by itself, such as one call: then
+   * no transaction is opened, which saves its round trips.
+   */
+  atomic?: boolean;
+}
+
 /**
  * The transaction boundary: everything `work` writes through the repositories it is given
- * is stored together, or, if `work` throws, not at all.
+ * is stored together, or, if `work` throws, not at all. A store that cannot be reached
+ * fails with DependencyUnavailableError.
  */
 export interface UnitOfWork {
-  run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
+  run<T>(work: (repositories: Repositories) => Promise<T>, options?: UnitOfWorkOptions): Promise<T>;
 }

@@ -39,22 +39,26 @@ export class ChatTurns {
 
   /** Stores the user's message (it stays stored whatever the model does) and builds the model's request. */
   begin(input: ChatInput): Promise<BegunTurn> {
-    return this.unitOfWork.run(async (repositories) => {
-      const now = this.clock.now();
-      const conversation = await this.conversationFor(repositories, input, now);
-      const { messages } = await storeMessages(
-        repositories,
-        conversation,
-        [{ messageId: input.messageId, role: 'user', text: input.text }],
-        { now, newId: () => this.ids.newId() },
-      );
-      const userMessage = messages[0]!;
-      const storedReply = input.messageId ? await repositories.messages.findReplyTo(userMessage.messageId) : null;
-      const history = storedReply ? [] : await this.historyBefore(repositories, userMessage);
-      const request = { persona: this.personaSource.persona(), history, text: userMessage.text };
-      const replyId = storedReply?.messageId ?? this.ids.newId();
-      return { conversation, userMessage, storedReply, replyId, request };
-    });
+    // Each step is atomic by itself: the user's message is stored in one step, and stays stored.
+    return this.unitOfWork.run(
+      async (repositories) => {
+        const now = this.clock.now();
+        const candidate = await this.conversationFor(repositories, input, now);
+        const stored = await storeMessages(repositories, candidate, [{ messageId: input.messageId, role: 'user', text: input.text }], {
+          now,
+          newId: () => this.ids.newId(),
+        });
+        const { conversation } = stored;
+        const userMessage = stored.messages[0]!;
+        const resent = !stored.insertedIds.has(userMessage.messageId);
+        const storedReply = resent ? await repositories.messages.findReplyTo(userMessage.messageId) : null;
+        const history = storedReply ? [] : await this.historyBefore(repositories, userMessage);
+        const request = { persona: this.personaSource.persona(), history, text: userMessage.text };
+        const replyId = storedReply?.messageId ?? this.ids.newId();
+        return { conversation, userMessage, storedReply, replyId, request };
+      },
+      { atomic: false },
+    );
   }
 
   /** Stores the assistant's reply to the turn. */
@@ -80,13 +84,15 @@ export class ChatTurns {
       metadata,
       replyTo: turn.userMessage.messageId,
     });
-    return this.unitOfWork.run(async (repositories) => {
-      const [inserted] = await repositories.messages.insert([message]);
-      // A concurrent identical request answered first: its reply is the one stored.
-      if (inserted === undefined) return (await repositories.messages.findReplyTo(turn.userMessage.messageId)) ?? message;
-      await repositories.conversations.touch(message.conversationId, now);
-      return message;
-    });
+    return this.unitOfWork.run(
+      async (repositories) => {
+        const appended = await repositories.messages.append(Conversation.create({ ...turn.conversation, createdAt: now }), [message]);
+        if (appended.inserted.length > 0) return message;
+        // A concurrent identical request answered first: its reply is the one stored.
+        return (await repositories.messages.findReplyTo(turn.userMessage.messageId)) ?? message;
+      },
+      { atomic: false },
+    );
   }
 
   /**
@@ -98,8 +104,10 @@ export class ChatTurns {
     return this.finish(turn, { ...partial, usage: null });
   }
 
+  /** The conversation the turn goes to (not yet stored, when new). */
   private async conversationFor(repositories: Repositories, input: ChatInput, now: Date): Promise<Conversation> {
-    if (input.conversationId !== undefined) return this.claim(repositories, input.conversationId, input.userId, now);
+    const candidate = (conversationId: string) => Conversation.create({ conversationId, userId: input.userId, createdAt: now });
+    if (input.conversationId !== undefined) return candidate(input.conversationId);
     if (input.messageId !== undefined) {
       // A retried request that started a conversation: the message tells which one.
       const earlier = await repositories.messages.findById(input.messageId);
@@ -109,12 +117,7 @@ export class ChatTurns {
         return conversation;
       }
     }
-    return this.claim(repositories, this.ids.newId(), input.userId, now);
-  }
-
-  private async claim(repositories: Repositories, conversationId: string, userId: string, now: Date): Promise<Conversation> {
-    const candidate = Conversation.create({ conversationId, userId, createdAt: now });
-    return (await repositories.conversations.claim(candidate)).assertOwnedBy(userId);
+    return candidate(this.ids.newId());
   }
 
   /** The conversation's recent turns before `message`, within the history budget. */

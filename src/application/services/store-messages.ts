@@ -14,27 +14,34 @@ export interface IncomingMessage {
 }
 
 export interface StoredMessages {
+  /** The conversation the messages went to, owned by the caller. */
+  conversation: Conversation;
   /** One per incoming message, in order: the newly stored or the already stored one. */
   messages: Message[];
   /** Ids of the messages this call stored. */
   insertedIds: Set<string>;
 }
 
+/** Rounds of asking the store again when ids were stored concurrently; each round settles at least one id. */
+const MAX_ROUNDS = 5;
+
 /**
- * Stores messages idempotently by id: a resent message with the same content is returned
- * as stored, one with other content is a MessageIdConflictError. Call inside a unit of work.
+ * Stores messages in a conversation (claimed for the user if new), idempotently by id: a
+ * resent message with the same content is returned as stored, one with other content is a
+ * MessageIdConflictError, another user's conversation a ConversationNotFoundError. Usually
+ * one call to the store; a resend asks again for the messages that are new.
  */
 export async function storeMessages(
   repositories: Repositories,
-  conversation: Conversation,
+  candidate: Conversation,
   incoming: IncomingMessage[],
   make: { now: Date; newId: () => string },
 ): Promise<StoredMessages> {
   const candidates = incoming.map((sent) =>
     Message.create({
       messageId: sent.messageId ?? make.newId(),
-      conversationId: conversation.conversationId,
-      userId: conversation.userId,
+      conversationId: candidate.conversationId,
+      userId: candidate.userId,
       role: sent.role,
       text: sent.text,
       createdAt: sent.createdAt ?? make.now,
@@ -42,41 +49,24 @@ export async function storeMessages(
       replyTo: null,
     }),
   );
-  const known = new Map<string, Message>();
-  const clientIds = incoming.flatMap((sent) => (sent.messageId === undefined ? [] : [sent.messageId]));
-  for (const message of await repositories.messages.findByIds([...new Set(clientIds)])) {
-    known.set(message.messageId, message);
-  }
-
-  const check = (candidate: Message, index: number): Message | null => {
-    const stored = known.get(candidate.messageId);
-    if (!stored) return null;
-    const sent = incoming[index]!;
-    const difference = stored.differenceFrom(candidate, { metadata: sent.metadata !== undefined, createdAt: sent.createdAt !== undefined });
-    if (difference) throw new MessageIdConflictError(candidate.messageId, difference);
-    return stored;
-  };
-
-  const fresh: Message[] = [];
-  candidates.forEach((candidate, index) => {
-    if (!check(candidate, index)) {
-      known.set(candidate.messageId, candidate);
-      fresh.push(candidate);
+  const stored = new Map<string, Message>();
+  const insertedIds = new Set<string>();
+  let pending = candidates;
+  for (let round = 1; ; round++) {
+    const result = await repositories.messages.append(candidate, pending);
+    result.conversation?.assertOwnedBy(candidate.userId);
+    for (const taken of result.taken) {
+      const index = candidates.findIndex((c) => c.messageId === taken.messageId);
+      const sent = incoming[index]!;
+      const difference = taken.differenceFrom(candidates[index]!, { metadata: sent.metadata !== undefined, createdAt: sent.createdAt !== undefined });
+      if (difference) throw new MessageIdConflictError(taken.messageId, difference);
+      stored.set(taken.messageId, taken);
     }
-  });
-
-  const insertedIds = new Set(await repositories.messages.insert(fresh));
-  const raced = fresh.filter((message) => !insertedIds.has(message.messageId));
-  if (raced.length > 0) {
-    // Another request stored some of these ids since we looked: compare with what it stored.
-    for (const message of raced) known.delete(message.messageId);
-    for (const message of await repositories.messages.findByIds(raced.map((m) => m.messageId))) {
-      known.set(message.messageId, message);
+    for (const id of result.inserted) insertedIds.add(id);
+    pending = pending.filter((m) => !stored.has(m.messageId) && !insertedIds.has(m.messageId));
+    if (result.conversation && (pending.length === 0 || round === MAX_ROUNDS)) {
+      if (pending.length > 0) throw new Error(`messages could not be stored after ${MAX_ROUNDS} rounds`);
+      return { conversation: result.conversation, messages: candidates.map((c) => stored.get(c.messageId) ?? c), insertedIds };
     }
-    candidates.forEach((candidate, index) => {
-      if (raced.includes(candidate)) check(candidate, index);
-    });
   }
-  if (fresh.length > 0) await repositories.conversations.touch(conversation.conversationId, make.now);
-  return { messages: candidates.map((c) => known.get(c.messageId) ?? c), insertedIds };
 }

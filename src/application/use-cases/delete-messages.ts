@@ -20,12 +20,13 @@ export class DeleteMessages {
     if (all === ids.length > 0) {
       throw new FieldInvalidError('message_ids', all ? 'must not be given together with all: true' : 'give message_ids, or all: true');
     }
-    return this.unitOfWork.run(async (repositories) => {
-      const conversation = (await repositories.conversations.findById(input.conversationId))?.assertOwnedBy(input.userId);
-      if (!conversation) return 0;
-      return all
-        ? repositories.messages.deleteAll(conversation.conversationId)
-        : repositories.messages.deleteByIds(conversation.conversationId, [...new Set(ids)]);
-    });
+    return this.unitOfWork.run(
+      async (repositories) => {
+        const result = await repositories.messages.deleteOwned(input.conversationId, input.userId, all ? null : [...new Set(ids)]);
+        result.conversation?.assertOwnedBy(input.userId);
+        return result.deleted;
+      },
+      { atomic: false },
+    );
   }
 }

@@ -13,6 +13,6 @@ export class ListConversations {
   constructor(private readonly unitOfWork: UnitOfWork) {}
 
   execute(input: ListConversationsInput): Promise<ConversationPage> {
-    return this.unitOfWork.run((repositories) => repositories.conversations.listByUser(input.userId, input.limit, input.after));
+    return this.unitOfWork.run((repositories) => repositories.conversations.listByUser(input.userId, input.limit, input.after), { atomic: false });
   }
 }

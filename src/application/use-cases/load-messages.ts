@@ -15,10 +15,14 @@ export class LoadMessages {
   constructor(private readonly unitOfWork: UnitOfWork) {}
 
   execute(input: LoadMessagesInput): Promise<MessagePage> {
-    return this.unitOfWork.run(async (repositories) => {
-      const conversation = (await repositories.conversations.findById(input.conversationId))?.assertOwnedBy(input.userId);
-      if (!conversation) return { messages: [], next: null };
-      return repositories.messages.page(input.conversationId, input.order, input.limit, input.after);
-    });
+    return this.unitOfWork.run(
+      async (repositories) => {
+        const { userId, conversationId, order, limit, after } = input;
+        const { conversation, page } = await repositories.messages.pageOwned(conversationId, userId, order, limit, after);
+        conversation?.assertOwnedBy(userId);
+        return page;
+      },
+      { atomic: false },
+    );
   }
 }

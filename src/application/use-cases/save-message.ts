@@ -16,7 +16,7 @@ export interface SaveMessageResult {
   created: boolean;
 }
 
-/** POST /api/chat/saveMessage. */
+/** POST /api/chat/saveMessage: one message, stored in one atomic step (no transaction needed). */
 export class SaveMessage {
   constructor(
     private readonly unitOfWork: UnitOfWork,
@@ -25,13 +25,15 @@ export class SaveMessage {
   ) {}
 
   execute({ userId, conversationId, ...incoming }: SaveMessageInput): Promise<SaveMessageResult> {
-    return this.unitOfWork.run(async (repositories) => {
-      const now = this.clock.now();
-      const candidate = Conversation.create({ conversationId, userId, createdAt: now });
-      const conversation = (await repositories.conversations.claim(candidate)).assertOwnedBy(userId);
-      const stored = await storeMessages(repositories, conversation, [incoming], { now, newId: () => this.ids.newId() });
-      const message = stored.messages[0]!;
-      return { message, created: stored.insertedIds.has(message.messageId) };
-    });
+    const now = this.clock.now();
+    const candidate = Conversation.create({ conversationId, userId, createdAt: now });
+    return this.unitOfWork.run(
+      async (repositories) => {
+        const stored = await storeMessages(repositories, candidate, [incoming], { now, newId: () => this.ids.newId() });
+        const message = stored.messages[0]!;
+        return { message, created: stored.insertedIds.has(message.messageId) };
+      },
+      { atomic: false },
+    );
   }
 }

@@ -39,7 +39,9 @@ export class SaveSession {
     return this.unitOfWork.run(async (repositories) => {
       const now = this.clock.now();
       const candidate = Conversation.create({ conversationId: input.conversationId, userId: input.userId, createdAt: now });
-      const conversation = (await repositories.conversations.claim(candidate)).assertOwnedBy(input.userId);
+      // The messages first: storing them claims the conversation (or finds it is another user's).
+      const stored = await storeMessages(repositories, candidate, input.messages ?? [], { now, newId: () => this.ids.newId() });
+      const { conversation } = stored;
       const sessionId = input.sessionId ?? this.ids.newId();
       const existing = await repositories.sessions.findById(sessionId);
       if (existing && !existing.belongsTo(conversation.conversationId)) throw new SessionConflictError(sessionId);
@@ -57,10 +59,6 @@ export class SaveSession {
             createdAt: now,
             updatedAt: now,
           });
-      const stored = await storeMessages(repositories, conversation, input.messages ?? [], {
-        now,
-        newId: () => this.ids.newId(),
-      });
       await repositories.sessions.save(session);
       return {
         session,

@@ -1,4 +1,6 @@
-import type { MessagePage, MessagePosition, MessageRepository, SortOrder } from '../../../application/ports/message-repository.js';
+import type { AppendResult, MessagePage, MessagePosition, MessageRepository, OwnedPage, SortOrder } from '../../../application/ports/message-repository.js';
+import type { Conversation } from '../../../domain/conversation.js';
+import { InMemoryConversationRepository } from './in-memory-conversation-repository.js';
 import type { Message } from '../../../domain/message.js';
 import type { UndoLog } from './undo-log.js';
 import { firstAfter, type MemoryStore, type StoredMessage } from './memory-store.js';
@@ -67,6 +69,29 @@ export class InMemoryMessageRepository implements MessageRepository {
 
   async deleteAll(conversationId: string): Promise<number> {
     return this.deleteWhere(conversationId, () => true);
+  }
+
+  async append(conversation: Conversation, messages: Message[]): Promise<AppendResult> {
+    const taken = messages.flatMap((m) => this.store.messages.get(m.messageId)?.message ?? []);
+    const existing = this.store.conversations.get(conversation.conversationId)?.conversation ?? null;
+    if (taken.length > 0 || (existing && !existing.isOwnedBy(conversation.userId))) return { conversation: existing, taken, inserted: [] };
+    const conversations = new InMemoryConversationRepository(this.store, this.undo);
+    const claimed = await conversations.claim(conversation);
+    await conversations.touch(claimed.conversationId, conversation.createdAt);
+    return { conversation: claimed, taken: [], inserted: await this.insert(messages) };
+  }
+
+  async pageOwned(conversationId: string, userId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<OwnedPage> {
+    const conversation = this.store.conversations.get(conversationId)?.conversation ?? null;
+    if (!conversation?.isOwnedBy(userId)) return { conversation, page: { messages: [], next: null } };
+    return { conversation, page: await this.page(conversationId, order, limit, after) };
+  }
+
+  async deleteOwned(conversationId: string, userId: string, messageIds: string[] | null): Promise<{ conversation: Conversation | null; deleted: number }> {
+    const conversation = this.store.conversations.get(conversationId)?.conversation ?? null;
+    if (!conversation?.isOwnedBy(userId)) return { conversation, deleted: 0 };
+    const deleted = messageIds === null ? await this.deleteAll(conversationId) : await this.deleteByIds(conversationId, messageIds);
+    return { conversation, deleted };
   }
 
   private deleteWhere(conversationId: string, matches: (entry: StoredMessage) => boolean): number {

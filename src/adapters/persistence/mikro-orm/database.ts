@@ -1,22 +1,29 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { MIGRATIONS } from './migrations/index.js';
-import { ENTITY_SCHEMAS } from './schemas.js';
 
 export interface DatabaseOptions {
   url: string;
   poolMax: number;
-  /** Bounds connecting, waiting for a pooled connection, and each statement. */
+  /** Bounds connecting, waiting for a pooled connection, and each statement (on the server and in the driver). */
   timeoutMs: number;
+  /** Create the database when it does not exist (DATABASE_CREATE); otherwise a missing one stops start-up. */
+  create?: boolean;
 }
 
 export const MIGRATIONS_FOLDER = 'src/adapters/persistence/mikro-orm/migrations';
 
-/** MikroORM on PostgreSQL; nothing is connected until first use. */
+/**
+ * MikroORM on PostgreSQL as the connection, transaction and migration layer; nothing is
+ * connected until first use. The tables are described once, by the migrations; the
+ * repositories speak SQL to them, so there are no entities to discover.
+ */
 export function openDatabase(options: DatabaseOptions): Promise<MikroORM> {
   return MikroORM.init({
     clientUrl: options.url,
-    entities: ENTITY_SCHEMAS,
+    entities: [],
+    discovery: { warnWhenNoEntities: false },
+    ensureDatabase: options.create === true,
     extensions: [Migrator],
     connect: false,
     allowGlobalContext: false,
@@ -26,8 +33,10 @@ export function openDatabase(options: DatabaseOptions): Promise<MikroORM> {
       acquireConnectionTimeout: options.timeoutMs,
       connection: {
         connectionTimeoutMillis: options.timeoutMs,
-        statement_timeout: options.timeoutMs * 5,
-        query_timeout: options.timeoutMs * 5 + 1000,
+        // The server stops a statement at the bound; the driver gives up a little later, when the
+        // server itself is silent (a stalled network), so every statement ends within the bound.
+        statement_timeout: options.timeoutMs,
+        query_timeout: options.timeoutMs + 250,
         application_name: 'assistant-backend',
       },
     },

@@ -5,11 +5,11 @@ import type {
   ConversationRepository,
 } from '../../../application/ports/conversation-repository.js';
 import { conversationTitle, type Conversation } from '../../../domain/conversation.js';
-import { toConversation, toDate, type Timestamp } from './rows.js';
+import { toConversation, toDate, type ConversationRow } from './rows.js';
 
-type ConversationRow = { conversation_id: string; user_id: string; created_at: Timestamp; active_at: Timestamp };
-type SummaryRow = ConversationRow & { message_count: string; session_title: string | null; first_text: string | null };
+type SummaryRow = ConversationRow & { message_count: number; session_title: string | null; first_text: string | null };
 
+/** Conversations in PostgreSQL; each method is one statement. */
 export class MikroOrmConversationRepository implements ConversationRepository {
   constructor(private readonly em: EntityManager) {}
 
@@ -19,17 +19,20 @@ export class MikroOrmConversationRepository implements ConversationRepository {
   }
 
   async claim(conversation: Conversation): Promise<Conversation> {
-    // Of two racing inserts one waits for the other and then does nothing; both read the winner.
-    await this.em.execute('insert into users (user_id, created_at) values (?, ?) on conflict (user_id) do nothing', [
-      conversation.userId,
-      conversation.createdAt,
-    ]);
-    await this.em.execute(
-      `insert into conversations (conversation_id, user_id, created_at, active_at) values (?, ?, ?, ?)
-       on conflict (conversation_id) do nothing`,
+    // Of two racing inserts one waits for the other and then updates nothing but still returns
+    // the winner's row; the user is stored only with a conversation that was created.
+    const rows = await this.em.execute<ConversationRow[]>(
+      `with claimed as (
+         insert into conversations (conversation_id, user_id, created_at, active_at) values (?, ?, ?, ?)
+         on conflict (conversation_id) do update set active_at = conversations.active_at
+         returning *, xmax = 0 as created),
+       owner as (
+         insert into users (user_id, created_at) select user_id, created_at from claimed where created
+         on conflict (user_id) do nothing)
+       select * from claimed`,
       [conversation.conversationId, conversation.userId, conversation.createdAt, conversation.createdAt],
     );
-    return (await this.findById(conversation.conversationId)) ?? conversation;
+    return rows[0] ? toConversation(rows[0]) : conversation;
   }
 
   async touch(conversationId: string, at: Date): Promise<void> {
@@ -38,9 +41,9 @@ export class MikroOrmConversationRepository implements ConversationRepository {
 
   async listByUser(userId: string, limit: number, after: ConversationPosition | null): Promise<ConversationPage> {
     const seek = after ? 'and (c.active_at, c.conversation_id) < (?, ?)' : '';
+    // Counts live on the conversation row; the title is two index lookups per listed conversation.
     const rows = await this.em.execute<SummaryRow[]>(
       `select c.*,
-         (select count(*) from messages m where m.conversation_id = c.conversation_id) as message_count,
          (select s.title from sessions s where s.conversation_id = c.conversation_id and s.title is not null
             order by s.updated_at desc limit 1) as session_title,
          (select m.text from messages m where m.conversation_id = c.conversation_id
@@ -54,15 +57,12 @@ export class MikroOrmConversationRepository implements ConversationRepository {
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
-      items: page.map((row) => {
-        const messageCount = Number(row.message_count);
-        return {
-          conversation: toConversation(row),
-          title: conversationTitle(row.session_title, row.first_text),
-          lastMessageAt: messageCount > 0 ? toDate(row.active_at) : null,
-          messageCount,
-        };
-      }),
+      items: page.map((row) => ({
+        conversation: toConversation(row),
+        title: conversationTitle(row.session_title, row.first_text),
+        lastMessageAt: row.message_count > 0 ? toDate(row.active_at) : null,
+        messageCount: row.message_count,
+      })),
       next: rows.length > limit && last ? { activeAt: toDate(last.active_at), conversationId: last.conversation_id } : null,
     };
   }

@@ -1,13 +1,30 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { MessagePage, MessagePosition, MessageRepository, SortOrder } from '../../../application/ports/message-repository.js';
+import type {
+  AppendResult,
+  MessagePage,
+  MessagePosition,
+  MessageRepository,
+  OwnedPage,
+  SortOrder,
+} from '../../../application/ports/message-repository.js';
+import type { Conversation } from '../../../domain/conversation.js';
 import type { Message } from '../../../domain/message.js';
-import { placeholders, toDate, toMessage, type MessageRow } from './rows.js';
+import {
+  jsonList,
+  MESSAGE_COLUMNS,
+  MESSAGE_INPUT,
+  messagesJson,
+  toConversation,
+  toDate,
+  toMessage,
+  type ConversationRow,
+  type MessageRow,
+} from './rows.js';
 
-const COLUMNS = ['message_id', 'conversation_id', 'user_id', 'role', 'text', 'created_at', 'metadata', 'reply_to'];
-const ROW = `(?, ?, ?, ?, ?, ?, ?::jsonb, ?)`;
-/** Rows per INSERT: 8 bindings each, far below PostgreSQL's 65,535. */
-const BATCH = 500;
-
+/**
+ * Messages in PostgreSQL. Every method is one statement (one round trip), atomic by itself;
+ * conversation counts are kept by the database's own trigger on `messages`.
+ */
 export class MikroOrmMessageRepository implements MessageRepository {
   constructor(private readonly em: EntityManager) {}
 
@@ -19,8 +36,8 @@ export class MikroOrmMessageRepository implements MessageRepository {
   async findByIds(messageIds: string[]): Promise<Message[]> {
     if (messageIds.length === 0) return [];
     const rows = await this.em.execute<MessageRow[]>(
-      `select * from messages where message_id in (${placeholders(messageIds.length)})`,
-      messageIds,
+      'select * from messages where message_id in (select json_array_elements_text(?::json))',
+      [jsonList(messageIds)],
     );
     return rows.map(toMessage);
   }
@@ -31,47 +48,82 @@ export class MikroOrmMessageRepository implements MessageRepository {
   }
 
   async insert(messages: Message[]): Promise<string[]> {
-    const inserted: string[] = [];
-    for (let start = 0; start < messages.length; start += BATCH) {
-      const batch = messages.slice(start, start + BATCH);
-      // One statement per batch: seq follows the order of the VALUES list.
-      const rows = await this.em.execute<{ message_id: string }[]>(
-        `insert into messages (${COLUMNS.join(', ')}) values ${batch.map(() => ROW).join(', ')}
-         on conflict do nothing returning message_id`,
-        batch.flatMap((m) => [m.messageId, m.conversationId, m.userId, m.role, m.text, m.createdAt, JSON.stringify(m.metadata), m.replyTo]),
-      );
-      inserted.push(...rows.map((row) => row.message_id));
-    }
-    return inserted;
+    if (messages.length === 0) return [];
+    // seq follows the order of the input (ordinality); any conflict (id, or a second reply) skips the row.
+    const rows = await this.em.execute<{ message_id: string }[]>(
+      `insert into messages (${MESSAGE_COLUMNS})
+       select ${MESSAGE_COLUMNS} from ${MESSAGE_INPUT} order by ord
+       on conflict do nothing returning message_id`,
+      [messagesJson(messages)],
+    );
+    const inserted = new Set(rows.map((row) => row.message_id));
+    return messages.map((m) => m.messageId).filter((id) => inserted.has(id));
+  }
+
+  async append(conversation: Conversation, messages: Message[]): Promise<AppendResult> {
+    const { conversationId, userId, createdAt } = conversation;
+    const [row] = await this.em.execute<{ claimed: ConversationRow | null; existing: ConversationRow | null; taken: MessageRow[]; inserted: string[] }[]>(
+      `with input as (select * from ${MESSAGE_INPUT}),
+       taken as (select m.* from messages m where m.message_id in (select message_id from input)),
+       claimed as (
+         insert into conversations (conversation_id, user_id, created_at, active_at)
+         select ?, ?, ?, ? where not exists (select 1 from taken)
+         on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
+           where conversations.user_id = excluded.user_id
+         returning *, xmax = 0 as created),
+       owner as (
+         insert into users (user_id, created_at) select user_id, created_at from claimed where created
+         on conflict (user_id) do nothing),
+       inserted as (
+         insert into messages (${MESSAGE_COLUMNS})
+         select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.status, i.alive_at
+         from input i cross join claimed c order by i.ord
+         on conflict do nothing returning message_id)
+       select (select row_to_json(c) from claimed c) as claimed,
+              (select row_to_json(c) from conversations c where c.conversation_id = ?) as existing,
+              coalesce((select json_agg(t) from taken t), '[]') as taken,
+              coalesce((select json_agg(message_id) from inserted), '[]') as inserted`,
+      [messagesJson(messages), conversationId, userId, createdAt, createdAt, conversationId],
+    );
+    const stored = row!.claimed ?? row!.existing;
+    return { conversation: stored ? toConversation(stored) : null, taken: row!.taken.map(toMessage), inserted: row!.inserted };
   }
 
   async page(conversationId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<MessagePage> {
-    const direction = order === 'asc' ? 'asc' : 'desc';
-    const seek = after ? `and (created_at, seq) ${order === 'asc' ? '>' : '<'} (?, ?)` : '';
-    // Served by the (conversation_id, created_at, seq) index in either direction; reads one page.
     const rows = await this.em.execute<MessageRow[]>(
-      `select * from messages where conversation_id = ? ${seek}
-       order by created_at ${direction}, seq ${direction} limit ?`,
-      [conversationId, ...(after ? [after.createdAt, after.seq] : []), limit + 1],
+      `select * from messages where conversation_id = ? ${seek(order, after)} ${orderBy(order)} limit ?`,
+      [conversationId, ...seekValues(after), limit + 1],
     );
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      messages: page.map(toMessage),
-      next: rows.length > limit && last ? { createdAt: toDate(last.created_at), seq: Number(last.seq) } : null,
-    };
+    return pageOf(rows, limit);
+  }
+
+  async pageOwned(conversationId: string, userId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<OwnedPage> {
+    // The conversation and the page in one statement: no page is read for another user's conversation.
+    const rows = await this.em.execute<(MessageRow & { owner_id: string; owner_created_at: string })[]>(
+      `select c.user_id as owner_id, c.created_at as owner_created_at, m.*
+       from conversations c
+       left join lateral (
+         select * from messages where conversation_id = c.conversation_id and c.user_id = ? ${seek(order, after)}
+         ${orderBy(order)} limit ?) m on true
+       where c.conversation_id = ?`,
+      [userId, ...seekValues(after), limit + 1, conversationId],
+    );
+    const first = rows[0];
+    if (!first) return { conversation: null, page: { messages: [], next: null } };
+    const conversation = toConversation({ conversation_id: conversationId, user_id: first.owner_id, created_at: first.owner_created_at });
+    return { conversation, page: pageOf(rows.filter((r) => r.message_id !== null), limit) };
   }
 
   async count(conversationId: string): Promise<number> {
-    const rows = await this.em.execute<{ count: string }[]>('select count(*) from messages where conversation_id = ?', [conversationId]);
-    return Number(rows[0]?.count ?? 0);
+    const rows = await this.em.execute<{ message_count: number }[]>('select message_count from conversations where conversation_id = ?', [conversationId]);
+    return rows[0]?.message_count ?? 0;
   }
 
   async deleteByIds(conversationId: string, messageIds: string[]): Promise<number> {
     if (messageIds.length === 0) return 0;
     const result = await this.em.execute<{ affectedRows: number }>(
-      `delete from messages where conversation_id = ? and message_id in (${placeholders(messageIds.length)})`,
-      [conversationId, ...messageIds],
+      'delete from messages where conversation_id = ? and message_id in (select json_array_elements_text(?::json))',
+      [conversationId, jsonList(messageIds)],
       'run',
     );
     return result.affectedRows;
@@ -81,4 +133,32 @@ export class MikroOrmMessageRepository implements MessageRepository {
     const result = await this.em.execute<{ affectedRows: number }>('delete from messages where conversation_id = ?', [conversationId], 'run');
     return result.affectedRows;
   }
+
+  async deleteOwned(conversationId: string, userId: string, messageIds: string[] | null): Promise<{ conversation: Conversation | null; deleted: number }> {
+    const which = messageIds === null ? '' : 'and m.message_id in (select json_array_elements_text(?::json))';
+    const [row] = await this.em.execute<{ conversation: ConversationRow | null; deleted: string }[]>(
+      `with deleted as (
+         delete from messages m using conversations c
+         where c.conversation_id = ? and c.user_id = ? and m.conversation_id = c.conversation_id ${which}
+         returning 1)
+       select (select row_to_json(c) from conversations c where c.conversation_id = ?) as conversation,
+              (select count(*) from deleted) as deleted`,
+      [conversationId, userId, ...(messageIds === null ? [] : [jsonList(messageIds)]), conversationId],
+    );
+    return { conversation: row!.conversation ? toConversation(row!.conversation) : null, deleted: Number(row!.deleted) };
+  }
+}
+
+/** Keyset pagination on the (conversation_id, created_at, seq) index, in either direction. */
+const seek = (order: SortOrder, after: MessagePosition | null) => (after ? `and (created_at, seq) ${order === 'asc' ? '>' : '<'} (?, ?)` : '');
+const seekValues = (after: MessagePosition | null) => (after ? [after.createdAt, after.seq] : []);
+const orderBy = (order: SortOrder) => (order === 'asc' ? 'order by created_at asc, seq asc' : 'order by created_at desc, seq desc');
+
+function pageOf(rows: MessageRow[], limit: number): MessagePage {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    messages: page.map(toMessage),
+    next: rows.length > limit && last ? { createdAt: toDate(last.created_at), seq: Number(last.seq) } : null,
+  };
 }

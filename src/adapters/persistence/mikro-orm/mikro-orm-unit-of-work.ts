@@ -1,7 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Repositories, UnitOfWork } from '../../../application/ports/unit-of-work.js';
-import { DependencyUnavailableError } from '../../../domain/errors.js';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Repositories, UnitOfWork, UnitOfWorkOptions } from '../../../application/ports/unit-of-work.js';
+import { DependencyUnavailableError, DomainError } from '../../../domain/errors.js';
 import { MikroOrmConversationRepository } from './mikro-orm-conversation-repository.js';
 import { MikroOrmMessageRepository } from './mikro-orm-message-repository.js';
 import { MikroOrmSessionRepository } from './mikro-orm-session-repository.js';
@@ -11,21 +10,23 @@ import { isDatabaseUnavailable, isRetryable } from './unavailable.js';
 const ATTEMPTS = 3;
 
 /**
- * Each unit of work is one PostgreSQL transaction on its own fork of the EntityManager
- * (never the global one). Lost races (deadlocks, serialization failures) are retried;
- * an unreachable database becomes DependencyUnavailableError (503).
+ * Each atomic unit of work is one PostgreSQL transaction on its own fork of the EntityManager
+ * (never the global one); other work runs its statements on a fork without a transaction
+ * (each statement atomic by itself). Lost races (deadlocks) are retried; a database that is
+ * unreachable, goes away or stalls becomes DependencyUnavailableError (503).
  */
 export class MikroOrmUnitOfWork implements UnitOfWork {
   constructor(private readonly orm: MikroORM) {}
 
-  async run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+  async run<T>(work: (repositories: Repositories) => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
     for (let attempt = 1; ; attempt++) {
+      const em = this.orm.em.fork() as EntityManager;
       try {
-        return await this.orm.em.fork().transactional((em) => work(repositoriesOn(em as EntityManager)));
+        if (options.atomic === false) return await work(repositoriesOn(em));
+        return await em.transactional((tx) => work(repositoriesOn(tx as EntityManager)));
       } catch (error) {
-        if (isDatabaseUnavailable(error)) {
-          throw new DependencyUnavailableError('the database is unavailable; try again shortly');
-        }
+        if (error instanceof DomainError) throw error;
+        if (isDatabaseUnavailable(error)) throw new DependencyUnavailableError('the database is unavailable; try again shortly');
         if (attempt < ATTEMPTS && isRetryable(error)) continue;
         throw error;
       }

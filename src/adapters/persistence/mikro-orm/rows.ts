@@ -1,11 +1,12 @@
 import { Conversation } from '../../../domain/conversation.js';
-import { Message, type Role } from '../../../domain/message.js';
+import { Message, type MessageStatus, type Role } from '../../../domain/message.js';
 import { Session } from '../../../domain/session.js';
 import { User } from '../../../domain/user.js';
 
 /**
  * Rows as PostgreSQL returns them through MikroORM (snake_case; bigint and timestamps as
- * strings: MikroORM turns off pg's date parsing), and their domain objects.
+ * strings: MikroORM turns off pg's date parsing; or as JSON, from row_to_json), and their
+ * domain objects. The tables themselves are described by the migrations.
  */
 export type Timestamp = Date | string;
 
@@ -21,11 +22,20 @@ export interface MessageRow {
   created_at: Timestamp;
   metadata: Record<string, unknown>;
   reply_to: string | null;
+  status: MessageStatus;
+  alive_at: Timestamp | null;
 }
 
 export const toUser = (row: { user_id: string; created_at: Timestamp }) => User.restore({ userId: row.user_id, createdAt: toDate(row.created_at) });
 
-export const toConversation = (row: { conversation_id: string; user_id: string; created_at: Timestamp }) =>
+export interface ConversationRow {
+  conversation_id: string;
+  user_id: string;
+  created_at: Timestamp;
+  active_at: Timestamp;
+}
+
+export const toConversation = (row: Pick<ConversationRow, 'conversation_id' | 'user_id' | 'created_at'>) =>
   Conversation.restore({ conversationId: row.conversation_id, userId: row.user_id, createdAt: toDate(row.created_at) });
 
 export const toMessage = (row: MessageRow) =>
@@ -38,6 +48,8 @@ export const toMessage = (row: MessageRow) =>
     createdAt: toDate(row.created_at),
     metadata: row.metadata,
     replyTo: row.reply_to,
+    status: row.status,
+    progressAt: toDateOrNull(row.alive_at),
   });
 
 export interface SessionRow {
@@ -65,5 +77,30 @@ export const toSession = (row: SessionRow) =>
     updatedAt: toDate(row.updated_at),
   });
 
-/** `?, ?, ?` for a list of bindings. */
-export const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
+/** A list of values as one JSON binding, read back in SQL with `json_array_elements_text(?::json)`. */
+export const jsonList = (values: readonly string[]) => JSON.stringify(values);
+
+/** Messages as one JSON binding, for `json_to_recordset` (see MESSAGE_INPUT). */
+export const messagesJson = (messages: readonly Message[]) =>
+  JSON.stringify(
+    messages.map((m) => ({
+      message_id: m.messageId,
+      conversation_id: m.conversationId,
+      user_id: m.userId,
+      role: m.role,
+      text: m.text,
+      created_at: m.createdAt,
+      metadata: m.metadata,
+      reply_to: m.replyTo,
+      status: m.status,
+      alive_at: m.progressAt,
+    })),
+  );
+
+/** The rows of `messagesJson`, in the order given (`ord`). */
+export const MESSAGE_INPUT = `rows from (json_to_recordset(?::json) as (
+    message_id text, conversation_id text, user_id text, role text, text text, created_at timestamptz,
+    metadata jsonb, reply_to text, status text, alive_at timestamptz))
+  with ordinality as input(message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, status, alive_at, ord)`;
+
+export const MESSAGE_COLUMNS = 'message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, status, alive_at';

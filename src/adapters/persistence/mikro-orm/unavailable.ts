@@ -1,20 +1,34 @@
-import { ConnectionException, DeadlockException } from '@mikro-orm/core';
+import { ConnectionException, DeadlockException, DriverException } from '@mikro-orm/core';
 
-/** PostgreSQL error classes that mean "the server is not there" rather than "the query is wrong". */
-const UNAVAILABLE_SQLSTATES = /^(08|53|57P0|57014)/;
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
+/** PostgreSQL error classes that mean "the server is not there or gave up", not "the statement is wrong". */
+const UNAVAILABLE_SQLSTATES = /^(08|53|57P0|57014|3D000)/;
 
-/** Whether an error from the database layer means the database cannot be reached or is going away. */
+/** The SQLSTATE of an error the server sent, if it is one (MikroORM wraps the driver's error). */
+export function sqlStateOf(error: unknown): string | undefined {
+  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown; previous?: unknown }).previous ?? (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Whether an error of the database layer means the database cannot be reached, went away
+ * or stalled. The server's own errors (with a SQLSTATE) count only for the unavailable classes;
+ * anything else the driver or the pool throws — a refused or dropped connection, a timeout, a
+ * transaction whose connection died ("Transaction query already complete") — has no SQLSTATE
+ * and is the database's absence, not a bug in a statement.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof ConnectionException) return true;
+  const state = sqlStateOf(error);
+  if (state !== undefined) return UNAVAILABLE_SQLSTATES.test(state);
+  if (error instanceof DriverException) return true;
   if (typeof error !== 'object' || error === null) return false;
-  const { name, code, message, cause } = error as { name?: string; code?: string; message?: string; cause?: unknown };
-  if (name === 'KnexTimeoutError') return true;
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATES.test(code))) return true;
-  if (typeof message === 'string' && /Connection terminated|connection timeout|Query read timeout|not queryable|Client has encountered a connection error/i.test(message)) {
-    return true;
-  }
-  return cause !== undefined && cause !== error && isDatabaseUnavailable(cause);
+  const { name, message } = error as { name?: string; message?: string };
+  if (name === 'KnexTimeoutError' || name === 'TimeoutError') return true;
+  return typeof message === 'string' && /Connection terminated|connection timeout|Query read timeout|not queryable|connection error|Transaction query already complete|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN/i.test(message);
 }
 
 /** Transactions that lost a race may simply be run again. */

@@ -1,8 +1,13 @@
 import { Migration20261122000000 } from './Migration20261122000000.js';
+import { Migration20261123000000 } from './Migration20261123000000.js';
 
 /**
- * Every migration, in order. Listed here rather than found by globbing files, so the same
- * list works under tsx and from compiled output. `npm run migration:create` writes a new
- * file; add its class to this list.
+ * Every migration, in order: the one description of the tables (the repositories' SQL and
+ * rows.ts follow them). Listed here rather than found by globbing files, so the same list works
+ * under tsx and from compiled output. `npm run migration:create` writes an empty migration
+ * to fill in; add its class to this list.
  */
-export const MIGRATIONS = [{ name: 'Migration20261122000000', class: Migration20261122000000 }];
+export const MIGRATIONS = [
+  { name: 'Migration20261122000000', class: Migration20261122000000 },
+  { name: 'Migration20261123000000', class: Migration20261123000000 },
+];
