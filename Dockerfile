@@ -19,6 +19,11 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:20-bookworm-slim
+# Speech: Debian's espeak-ng and lame, which TTS_ENGINE=auto (the default) runs instead of their
+# slower WebAssembly builds. Installed before anything is copied, so the layer stays cached.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends espeak-ng lame \
+  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 LOG_FORMAT=json
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules

@@ -105,11 +105,11 @@ export async function getGraphStatus() {
 
 /**
  * Speech for a stored message, fetched whole (rather than given to an <audio> element as a URL)
- * so that a failure can show its JSON detail.
- * @param {string} messageId
+ * so that a failure can show its JSON detail. The service speaks a message only to its owner.
+ * @param {string} messageId @param {string} userId
  */
-export async function fetchSpeech(messageId) {
-  const response = await fetch(`api/tts?${new URLSearchParams({ message_id: messageId })}`, { headers: { accept: 'audio/*' } });
+export async function fetchSpeech(messageId, userId) {
+  const response = await fetch(`api/tts?${new URLSearchParams({ message_id: messageId, user_id: userId })}`, { headers: { accept: 'audio/*' } });
   if (!response.ok) await readJson(response); // throws the detail
   return response.blob();
 }

@@ -91,7 +91,7 @@ export async function deleteMessage(item, button, note) {
  */
 export async function playMessage(item, button, note) {
   const messageId = item.dataset.messageId;
-  if (!messageId) return;
+  if (!messageId || !state.userId) return;
   let audio = item.querySelector('audio');
   if (audio?.src) {
     audio.currentTime = 0;
@@ -103,7 +103,7 @@ export async function playMessage(item, button, note) {
   note.textContent = '';
   note.classList.remove('is-error');
   try {
-    const blob = await fetchSpeech(messageId);
+    const blob = await fetchSpeech(messageId, state.userId);
     audio = element('audio', { controls: '', class: 'message__audio', preload: 'auto' });
     audio.setAttribute('aria-label', `Speech of the message from ${state.assistantName}`);
     audio.src = URL.createObjectURL(blob);

@@ -18,6 +18,7 @@ import { SaveMessage } from '../application/use-cases/save-message.js';
 import { SaveSession } from '../application/use-cases/save-session.js';
 import { SendChatMessage } from '../application/use-cases/send-chat-message.js';
 import { StopChatReply } from '../application/use-cases/stop-chat-reply.js';
+import { SpeakReply } from '../application/use-cases/speak-reply.js';
 import { StreamChatReply } from '../application/use-cases/stream-chat-reply.js';
 import { SynthesizeSpeech } from '../application/use-cases/synthesize-speech.js';
 import { InstrumentedChatModel } from '../adapters/metrics/instrumented-chat-model.js';
@@ -27,6 +28,7 @@ import { JsonFilePersonaSource } from '../adapters/persona/json-file-persona-sou
 import { SystemClock } from '../adapters/system/system-clock.js';
 import { UuidV7IdGenerator } from '../adapters/system/uuid-v7-id-generator.js';
 import { LruSpeechCache } from '../adapters/tts/cache/lru-speech-cache.js';
+import { LimitedSpeechSynthesizer } from '../adapters/tts/limited-speech-synthesizer.js';
 import { chatModelFor } from './chat-model.js';
 import type { Config } from './config.js';
 import { openStore } from './database.js';
@@ -67,7 +69,7 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   const chatModel = new InstrumentedChatModel(overrides.chatModel ?? chatModelFor(config), metrics);
   const store = await openStore(config, logger, metrics, lifetime);
   const graphStatusProbe = overrides.graphStatusProbe ?? lifetime.own(graphStatusProbeFor(config, logger, `assistant-backend/${VERSION}`));
-  const speechSynthesizer = overrides.speechSynthesizer ?? lifetime.own(speechSynthesizerFor(config.tts));
+  const speechSynthesizer = overrides.speechSynthesizer ?? speechSynthesizerFor(config.tts, lifetime);
   await checkSpeechVoices(speechSynthesizer, personaSource, config.tts, logger);
   const speechCache = overrides.speechCache ?? new LruSpeechCache(config.tts.cacheBytes);
   const dependencyChecks =
@@ -86,10 +88,10 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   constant(TOKENS.ChatModel, chatModel);
   constant(TOKENS.GraphStatusProbe, graphStatusProbe);
   constant(TOKENS.DependencyChecks, dependencyChecks);
-  constant(TOKENS.SpeechSynthesizer, new InstrumentedSpeechSynthesizer(speechSynthesizer, metrics));
+  // Timed inside the limits: the metric is the engine's time, not the queue's.
+  constant(TOKENS.SpeechSynthesizer, new LimitedSpeechSynthesizer(new InstrumentedSpeechSynthesizer(speechSynthesizer, metrics), config.tts));
   constant(TOKENS.SpeechCache, new InstrumentedSpeechCache(speechCache, metrics));
   constant(TOKENS.ChatSettings, config.chat);
-  constant(TOKENS.SpeechSettings, config.tts);
   constant(TOKENS.ReadinessTimeoutMs, config.readinessTimeoutMs);
   constant(TOKENS.StartedAt, new Date());
   constant(TOKENS.Version, VERSION);
@@ -104,7 +106,7 @@ function bindApplication(c: Container): void {
   bind(ReplyFeed, [ReplyJobs, TOKENS.UnitOfWork, TOKENS.ReplyNotifications, TOKENS.Clock]).inSingletonScope();
   bind(ChatTurns, [TOKENS.UnitOfWork, TOKENS.PersonaSource, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.ChatSettings, ReplyJobs]).inSingletonScope();
   bind(SpeechVoices, [TOKENS.SpeechSynthesizer, TOKENS.PersonaSource]).inSingletonScope();
-  bind(SpeechAudio, [TOKENS.SpeechSynthesizer, TOKENS.SpeechCache, TOKENS.SpeechSettings]).inSingletonScope();
+  bind(SpeechAudio, [TOKENS.SpeechSynthesizer, TOKENS.SpeechCache]).inSingletonScope();
 
   bind(SendChatMessage, [ChatTurns, TOKENS.ChatModel, ReplyJobs, ReplyFeed]);
   bind(StreamChatReply, [ChatTurns, TOKENS.ChatModel, ReplyJobs, ReplyFeed]);
@@ -122,4 +124,5 @@ function bindApplication(c: Container): void {
   bind(GetGraphStatus, [TOKENS.GraphStatusProbe]);
   bind(SynthesizeSpeech, [TOKENS.UnitOfWork, SpeechVoices, SpeechAudio]);
   bind(ListSpeechVoices, [SpeechVoices]);
+  bind(SpeakReply, [SpeechVoices, SpeechAudio]);
 }

@@ -11,7 +11,6 @@ import type { SpeechCache } from '../application/ports/speech-cache.js';
 import type { SpeechSynthesizer } from '../application/ports/speech-synthesizer.js';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { ReplySettings } from '../application/services/reply-job.js';
-import type { SpeechSettings } from '../application/services/speech-audio.js';
 import type { ChatSettings } from '../application/settings.js';
 import type { Metrics } from '../adapters/metrics/metrics.js';
 import type { Lifetime } from './lifetime.js';
@@ -24,7 +23,6 @@ export const TOKENS = {
   Metrics: token<Metrics>('Metrics'),
   Lifetime: token<Lifetime>('Lifetime'),
   ChatSettings: token<ChatSettings>('ChatSettings'),
-  SpeechSettings: token<SpeechSettings>('SpeechSettings'),
   ReplySettings: token<ReplySettings>('ReplySettings'),
   ReadinessTimeoutMs: token<number>('ReadinessTimeoutMs'),
   StartedAt: token<Date>('StartedAt'),

@@ -6,6 +6,7 @@ const MIB = 1024 * 1024;
 /** The text-to-speech settings, spread into the environment schema of config.ts. */
 export const TTS_ENVIRONMENT = {
   TTS_PROVIDER: z.enum(['espeak', 'openai'], { error: 'must be "espeak" or "openai"' }).default('espeak'),
+  TTS_ENGINE: z.enum(['auto', 'native', 'wasm'], { error: 'must be "auto", "native" or "wasm"' }).default('auto'),
   TTS_BASE_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .refine(hasNoCredentials, 'must not contain credentials (put the key in TTS_API_KEY)')
@@ -25,6 +26,12 @@ type TtsEnvironment = z.output<z.ZodObject<typeof TTS_ENVIRONMENT>>;
 
 export interface TtsConfig {
   provider: 'espeak' | 'openai';
+  /**
+   * How eSpeak NG and LAME run: `native`, the programs installed on the machine (espeak-ng is
+   * then required, lame used when present); `wasm`, their WebAssembly builds in worker threads;
+   * `auto`, each native when installed.
+   */
+  engine: 'auto' | 'native' | 'wasm';
   /** The voice when a request names none and the persona has none valid (engine default when undefined). */
   voice: string | undefined;
   cacheBytes: number;
@@ -46,6 +53,7 @@ export function ttsConfigFrom(env: TtsEnvironment): TtsConfig {
   const voices = env.TTS_VOICES?.split(',').map((v) => v.trim()).filter(Boolean);
   return {
     provider: env.TTS_PROVIDER,
+    engine: env.TTS_ENGINE,
     voice: env.TTS_VOICE,
     cacheBytes: env.TTS_CACHE_BYTES,
     maxConcurrent: env.TTS_MAX_CONCURRENT,

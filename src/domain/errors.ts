@@ -63,6 +63,25 @@ export class ChatModelTimedOutError extends DomainError {
   readonly code = 'chat_model_timeout';
 }
 
+/** A voice the speech engine does not have; the edge says where the voices are listed. */
+export class VoiceNotFoundError extends DomainError {
+  readonly code = 'voice_not_found';
+  constructor(readonly voice: string) {
+    super(`voice ${JSON.stringify(voice)} not found`);
+  }
+}
+
+/** An audio format the configured speech engine cannot make. */
+export class AudioFormatUnsupportedError extends DomainError {
+  readonly code = 'audio_format_unsupported';
+  constructor(
+    readonly format: string,
+    readonly supported: readonly string[],
+  ) {
+    super(`the speech engine cannot make ${format} audio`);
+  }
+}
+
 export class SpeechEngineFailedError extends DomainError {
   readonly code = 'speech_engine_failed';
 }

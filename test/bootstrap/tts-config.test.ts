@@ -5,6 +5,7 @@ describe('text-to-speech settings', () => {
   it('default: the embedded engine, 64 MiB of cache, 2 at once, 16 waiting, 60 s', () => {
     expect(loadConfig({}).tts).to.deep.equal({
       provider: 'espeak',
+      engine: 'auto',
       voice: undefined,
       cacheBytes: 64 * 1024 * 1024,
       maxConcurrent: 2,
@@ -12,6 +13,11 @@ describe('text-to-speech settings', () => {
       timeoutMs: 60_000,
       openai: { baseUrl: undefined, apiKey: undefined, model: 'tts-1', voices: undefined },
     });
+  });
+
+  it('TTS_ENGINE chooses how eSpeak NG runs: auto (the default), native or wasm', () => {
+    expect(loadConfig({ TTS_ENGINE: 'native' }).tts.engine).to.equal('native');
+    expect(loadConfig({ TTS_ENGINE: 'wasm' }).tts.engine).to.equal('wasm');
   });
 
   it('reads the speech API settings', () => {
@@ -33,6 +39,7 @@ describe('text-to-speech settings', () => {
 
   for (const [name, value, shown] of [
     ['TTS_PROVIDER', 'festival', '"festival"'],
+    ['TTS_ENGINE', 'fast', '"fast"'],
     ['TTS_MAX_CONCURRENT', '0', '"0"'],
     ['TTS_MAX_QUEUE', '-1', '"-1"'],
     ['TTS_TIMEOUT_MS', 'soon', '"soon"'],

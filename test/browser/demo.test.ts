@@ -268,7 +268,7 @@ describe('demo page in Chromium', function () {
         return Boolean(item.querySelector('audio')?.src.startsWith('blob:') || note?.textContent);
       })()`,
     );
-    const tts = await service.call('GET', `/api/tts?message_id=${await reply.getAttribute('data-message-id')}`);
+    const tts = await service.call('GET', `/api/tts?message_id=${await reply.getAttribute('data-message-id')}&user_id=${encodeURIComponent(userId)}`);
     if (tts.status === 200) {
       expect(await reply.locator('audio').count()).to.equal(1);
     } else {

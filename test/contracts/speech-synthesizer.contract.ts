@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { SpeechRequest, SpeechSynthesizer } from '../../src/application/ports/speech-synthesizer.js';
 import { decodeMp3, parseWav, SECONDS_PER_CHARACTER } from '../support/audio.js';
+import { chunksOf, fileOf, streamedBytes } from '../support/speech.js';
 
 export interface SpeechSynthesizerSubject {
   /** An engine that takes at least some tens of milliseconds for a long text, so a test can abort it. */
@@ -14,11 +15,16 @@ export interface SpeechSynthesizerSubject {
 
 export type MakeSpeechSynthesizer = () => Promise<SpeechSynthesizerSubject>;
 
+export interface SpeechSynthesizerCapabilities {
+  /** The engine speaks a long text in several pieces, the first before the rest is made. */
+  streams?: boolean;
+}
+
 const SENTENCE = 'Hello, how are you today? The weather is lovely.';
 const length = (text: string) => [...text].length;
 
 /** The behaviour every SpeechSynthesizer must have, whatever engine is behind it. */
-export function speechSynthesizerContract(makeSubject: MakeSpeechSynthesizer): void {
+export function speechSynthesizerContract(makeSubject: MakeSpeechSynthesizer, capabilities: SpeechSynthesizerCapabilities = {}): void {
   let subject: SpeechSynthesizerSubject;
   let engine: SpeechSynthesizer;
   beforeEach(async () => {
@@ -64,14 +70,14 @@ export function speechSynthesizerContract(makeSubject: MakeSpeechSynthesizer): v
   });
 
   it('makes a valid WAV file (PCM, mono, 16 bit) whose duration fits the text', async () => {
-    const facts = parseWav(await engine.synthesize(request()));
+    const facts = parseWav(await fileOf(engine.synthesize(request())));
     expect(facts).to.include({ audioFormat: 1, channels: 1, bitsPerSample: 16 });
     expect(subject.sampleRates).to.include(facts.sampleRate);
     expectDurationFits(facts.durationS, SENTENCE);
   });
 
   it('makes an MP3 file that decodes, whose duration fits the text', async () => {
-    const mp3 = await engine.synthesize(request({ format: 'mp3' }));
+    const mp3 = await fileOf(engine.synthesize(request({ format: 'mp3' })));
     const facts = await decodeMp3(mp3);
     expect(facts.errors).to.equal(0);
     expect(subject.sampleRates).to.include(facts.sampleRate);
@@ -79,20 +85,20 @@ export function speechSynthesizerContract(makeSubject: MakeSpeechSynthesizer): v
   });
 
   it('a one-word text is short, and its duration still fits', async () => {
-    const facts = parseWav(await engine.synthesize(request({ text: 'Hello' })));
+    const facts = parseWav(await fileOf(engine.synthesize(request({ text: 'Hello' }))));
     expectDurationFits(facts.durationS, 'Hello');
   });
 
   it('speaks faster at speed 2.0 than at 0.5', async () => {
-    const slow = parseWav(await engine.synthesize(request({ speed: 0.5 })));
-    const fast = parseWav(await engine.synthesize(request({ speed: 2 })));
+    const slow = parseWav(await fileOf(engine.synthesize(request({ speed: 0.5 }))));
+    const fast = parseWav(await fileOf(engine.synthesize(request({ speed: 2 }))));
     expect(fast.durationS).to.be.below(slow.durationS * 0.6);
   });
 
   it('speaks with another listed voice', async () => {
     const voices = await engine.voices();
     const other = voices.find((v) => v.id !== engine.defaultVoice())!;
-    const facts = parseWav(await engine.synthesize(request({ voice: other.id, text: 'One two three.' })));
+    const facts = parseWav(await fileOf(engine.synthesize(request({ voice: other.id, text: 'One two three.' }))));
     expect(facts.durationS).to.be.above(0.1);
   });
 
@@ -100,7 +106,7 @@ export function speechSynthesizerContract(makeSubject: MakeSpeechSynthesizer): v
     const controller = new AbortController();
     const reason = new Error('deadline passed');
     const started = Date.now();
-    const pending = engine.synthesize(request({ text: SENTENCE.repeat(60).slice(0, 3000) }), controller.signal);
+    const pending = fileOf(engine.synthesize(request({ text: SENTENCE.repeat(60).slice(0, 3000) }), controller.signal));
     setTimeout(() => controller.abort(reason), 30);
     const error = await pending.then(() => null, (e: unknown) => e);
     expect(error).to.equal(reason);
@@ -109,7 +115,34 @@ export function speechSynthesizerContract(makeSubject: MakeSpeechSynthesizer): v
 
   it('does nothing for a signal already aborted', async () => {
     const reason = new Error('already gone');
-    const error = await engine.synthesize(request(), AbortSignal.abort(reason)).then(() => null, (e: unknown) => e);
+    const error = await fileOf(engine.synthesize(request(), AbortSignal.abort(reason))).then(() => null, (e: unknown) => e);
     expect(error).to.equal(reason);
+  });
+
+  it('makes raw 24 kHz 16-bit mono pcm whose duration fits the text', async () => {
+    if (!engine.formats.includes('pcm')) return;
+    const pcm = await fileOf(engine.synthesize(request({ format: 'pcm' })));
+    expect(pcm.length % 2).to.equal(0);
+    expectDurationFits(pcm.length / 2 / 24_000, SENTENCE);
+  });
+
+  if (!capabilities.streams) return;
+
+  it('a long text streams: several pieces whose bytes play as a WAV stream, finished by true sizes', async () => {
+    const text = `${SENTENCE} `.repeat(40).trim();
+    const chunks = await chunksOf(engine.synthesize(request({ text })));
+    const appended = chunks.filter((chunk) => chunk.at === undefined);
+    expect(appended.length).to.be.above(1);
+    const streamed = streamedBytes(chunks);
+    expect(Buffer.from(streamed.subarray(0, 4)).toString('latin1')).to.equal('RIFF');
+    expect(new DataView(streamed.buffer, streamed.byteOffset).getUint32(40, true)).to.equal(0xffffffff);
+    expectDurationFits(parseWav(await fileOf(engine.synthesize(request({ text })))).durationS, text);
+  });
+
+  it('a long text as MP3: the pieces decode as one file whose duration fits', async () => {
+    const text = `${SENTENCE} `.repeat(20).trim();
+    const facts = await decodeMp3(await fileOf(engine.synthesize(request({ text, format: 'mp3' }))));
+    expect(facts.errors).to.equal(0);
+    expectDurationFits(facts.durationS, text);
   });
 }

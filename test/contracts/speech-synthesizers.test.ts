@@ -1,14 +1,34 @@
+import { findNativeLame, NativeLameEncoder } from '../../src/adapters/tts/audio/mp3-encoder.js';
 import { EspeakSpeechSynthesizer } from '../../src/adapters/tts/espeak/espeak-speech-synthesizer.js';
+import { EspeakWorkerPool } from '../../src/adapters/tts/espeak/espeak-worker-pool.js';
+import { findNativeEspeak, NativeEspeakRunner } from '../../src/adapters/tts/espeak/native-espeak-runner.js';
+import { WasmEspeakRunner } from '../../src/adapters/tts/espeak/wasm-espeak-runner.js';
+import { WasmLameEncoder } from '../../src/adapters/tts/espeak/wasm-lame-encoder.js';
 import { OpenAiSpeechSynthesizer } from '../../src/adapters/tts/openai/openai-speech-synthesizer.js';
 import { FakeSpeechServer } from '../support/fake-speech-server.js';
 import { speechSynthesizerContract } from './speech-synthesizer.contract.js';
 
-describe('eSpeak NG speech synthesizer (WebAssembly, in worker threads)', function () {
+describe('eSpeak NG speech synthesizer (WebAssembly, in worker threads, with LAME in WebAssembly)', function () {
   this.timeout(30_000);
   speechSynthesizerContract(async () => {
-    const synthesizer = new EspeakSpeechSynthesizer({ workers: 2 });
-    return { synthesizer, sampleRates: [22_050], close: async () => synthesizer.close() };
+    const pool = new EspeakWorkerPool(2);
+    const synthesizer = new EspeakSpeechSynthesizer(new WasmEspeakRunner(pool), new WasmLameEncoder(pool));
+    return { synthesizer, sampleRates: [22_050], close: async () => pool.close() };
+  }, { streams: true });
+});
+
+// CI installs Debian's espeak-ng and lame (.ci/run); a machine without them says so here.
+const espeak = findNativeEspeak();
+const lame = findNativeLame();
+describe('eSpeak NG speech synthesizer (the native espeak-ng and lame programs)', function () {
+  this.timeout(30_000);
+  before(function () {
+    if (!espeak || !lame) throw new Error('espeak-ng and lame must be installed for this suite (apt-get install -y espeak-ng lame)');
   });
+  speechSynthesizerContract(async () => {
+    const synthesizer = new EspeakSpeechSynthesizer(new NativeEspeakRunner(espeak!), new NativeLameEncoder(lame!));
+    return { synthesizer, sampleRates: [22_050], close: async () => {} };
+  }, { streams: true });
 });
 
 describe('OpenAI speech synthesizer, against a local OpenAI-compatible server', () => {

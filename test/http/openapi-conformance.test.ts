@@ -53,6 +53,22 @@ describe('responses are checked against /openapi.json', () => {
       expect(() => conformance.check(observed({ method: 'PUT', status: 405, body: errorJson('no'), headers: { 'content-type': JSON_TYPE, allow: 'HEAD, GET' } }))).to.not.throw();
     });
 
+    it("a path whose operation documents its own 405 answers it in that shape (OpenAI's error object on /v1/audio/speech)", () => {
+      const headers = { 'content-type': JSON_TYPE, 'x-request-id': 'r-1', allow: 'POST' };
+      const error = { message: 'no', type: 'invalid_request_error', param: null, code: 'method_not_allowed' };
+      drift({ method: 'GET', path: '/v1/audio/speech', status: 405, body: errorJson('no'), headers }, /body must have required property 'error'/);
+      expect(() => conformance.check(observed({ method: 'GET', path: '/v1/audio/speech', status: 405, body: JSON.stringify({ error, detail: 'no', status: 'error' }), headers }))).to.not.throw();
+    });
+
+    it('audio whose ETag is not a quoted (or weak) tag, or whose Content-Length is not a number', () => {
+      const audio = (extra: Record<string, string>) => ({ 'content-type': 'audio/wav', 'x-request-id': 'r-1', 'cache-control': 'public, max-age=86400', ...extra });
+      const check = (headers: Record<string, string>) => () => conformance.check(observed({ path: '/api/tts?text=Hi', body: undefined, headers }));
+      expect(check(audio({ etag: '"abc"', 'content-length': '44' }))).to.not.throw();
+      expect(check(audio({ etag: 'W/"abc"' }))).to.not.throw();
+      expect(check(audio({ etag: 'abc' }))).to.throw(ResponseDrift, /header ETag/);
+      expect(check(audio({ etag: '"abc"', 'content-length': 'many' }))).to.throw(ResponseDrift, /header Content-Length/);
+    });
+
     it('a path the document does not list, answered with anything but the error body (or, outside the API, a file)', () => {
       drift({ path: '/api/secret' }, /the path is not in the document/);
       drift({ path: '/nope', status: 404, body: JSON.stringify({ error: 'not found' }) }, /body must have required property 'detail'/);

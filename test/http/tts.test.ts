@@ -73,7 +73,7 @@ describe('text to speech over HTTP (fake engine)', () => {
     it('GET ?message_id= speaks a message saved through /api/chat/saveMessage, privately cached', async () => {
       const saved = await service.post('/api/chat/saveMessage', { user_id: 'u-tts', conversation_id: 'c-tts', role: 'assistant', text: 'Stored words', message_id: 'm-tts-1' });
       expect(saved.status).to.equal(201);
-      const res = await fetchAudio(service, '/api/tts?message_id=m-tts-1');
+      const res = await fetchAudio(service, '/api/tts?message_id=m-tts-1&user_id=u-tts');
       expect(res.status).to.equal(200);
       expect(res.headers.get('cache-control')).to.equal('private, no-cache');
       expect(engine.requests[0]!.text).to.equal('Stored words');
@@ -82,7 +82,7 @@ describe('text to speech over HTTP (fake engine)', () => {
 
     it('the same text by message_id and by text is one cache entry and one ETag', async () => {
       await service.post('/api/chat/saveMessage', { user_id: 'u', conversation_id: 'c', role: 'user', text: 'Shared', message_id: 'm-shared' });
-      const byMessage = await fetchAudio(service, '/api/tts?message_id=m-shared');
+      const byMessage = await fetchAudio(service, '/api/tts?message_id=m-shared&user_id=u');
       const byText = await fetchAudio(service, '/api/tts?text=Shared');
       expect(byText.headers.get('etag')).to.equal(byMessage.headers.get('etag'));
       expect(engine.calls).to.equal(1);
@@ -209,7 +209,7 @@ describe('text to speech over HTTP (fake engine)', () => {
 
     it('a stored message longer than 4096 characters', async () => {
       await service.post('/api/chat/saveMessage', { user_id: 'u', conversation_id: 'c', role: 'assistant', text: 'x'.repeat(5000), message_id: 'm-long' });
-      const res = await fetchAudio(service, '/api/tts?message_id=m-long');
+      const res = await fetchAudio(service, '/api/tts?message_id=m-long&user_id=u');
       expect(res.status).to.equal(400);
       expect(res.json!.detail).to.match(/^message_id: the message is 5000 characters long; at most 4096/);
       expect(engine.calls).to.equal(0);
@@ -217,9 +217,24 @@ describe('text to speech over HTTP (fake engine)', () => {
   });
 
   it('404 for an unknown message_id', async () => {
-    const res = await fetchAudio(service, '/api/tts?message_id=never-stored');
+    const res = await fetchAudio(service, '/api/tts?message_id=never-stored&user_id=u');
     expect(res.status).to.equal(404);
     expect(res.json).to.deep.equal({ detail: 'message "never-stored" not found', status: 'error' });
+  });
+
+  it('404 for another user\'s message, exactly as for an unknown one, and nothing is synthesized', async () => {
+    await service.post('/api/chat/saveMessage', { user_id: 'owner', conversation_id: 'c-own', role: 'assistant', text: 'Private words', message_id: 'm-own' });
+    const res = await fetchAudio(service, '/api/tts?message_id=m-own&user_id=intruder');
+    expect(res.status).to.equal(404);
+    expect(res.json).to.deep.equal({ detail: 'message "m-own" not found', status: 'error' });
+    expect(engine.calls).to.equal(0);
+    expect((await fetchAudio(service, '/api/tts?message_id=m-own&user_id=owner')).status).to.equal(200);
+  });
+
+  it('400 for message_id without user_id', async () => {
+    const res = await fetchAudio(service, '/api/tts?message_id=m-any');
+    expect(res.status).to.equal(400);
+    expect(res.json!.detail).to.equal("user_id: is required with message_id (the message's owner)");
   });
 
   it('405 with Allow for another method', async () => {

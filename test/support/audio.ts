@@ -1,11 +1,13 @@
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import type { Mp3Encoder as Mp3EncoderType } from '@breezystack/lamejs';
 import { MPEGDecoder } from 'mpg123-decoder';
-import { lameModuleUrl } from '../../src/adapters/tts/espeak/engine-files.js';
 
-// The ES module build, loaded with require(esm) so this works however mocha loads the test.
-const { Mp3Encoder } = createRequire(import.meta.url)(fileURLToPath(lameModuleUrl())) as { Mp3Encoder: typeof Mp3EncoderType };
+// Pure-JS LAME (a test-only dependency) makes MP3 fixtures without the code under test. Its
+// `require` export is a browser IIFE that exports nothing under Node, so the ES module build
+// next to it is loaded with require(esm), which works however mocha loads the test.
+const require = createRequire(import.meta.url);
+const { Mp3Encoder } = require(join(dirname(require.resolve('@breezystack/lamejs')), 'lamejs.js')) as { Mp3Encoder: typeof Mp3EncoderType };
 
 /** Audio checks for tests, written independently of the code under test. */
 
@@ -20,11 +22,18 @@ export interface WavFacts {
 
 const ascii = (bytes: Uint8Array, at: number) => Buffer.from(bytes.subarray(at, at + 4)).toString('latin1');
 
-/** Parses a WAV file strictly: RIFF size, a PCM fmt chunk, a data chunk whose size is true. */
-export function parseWav(bytes: Uint8Array): WavFacts {
+const STREAMING = 0xffffffff;
+
+/**
+ * Parses a WAV file strictly: RIFF size, a PCM fmt chunk, a data chunk whose size is true.
+ * With `streamed`, a file sent before its length was known may instead say 0xFFFFFFFF in
+ * both sizes (as OpenAI and ffmpeg write them); its data then runs to the end.
+ */
+export function parseWav(bytes: Uint8Array, { streamed = false } = {}): WavFacts {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (ascii(bytes, 0) !== 'RIFF' || ascii(bytes, 8) !== 'WAVE') throw new Error('not RIFF/WAVE');
-  if (view.getUint32(4, true) !== bytes.length - 8) throw new Error(`RIFF size ${view.getUint32(4, true)} != file size - 8 (${bytes.length - 8})`);
+  const unknownLength = streamed && view.getUint32(4, true) === STREAMING;
+  if (!unknownLength && view.getUint32(4, true) !== bytes.length - 8) throw new Error(`RIFF size ${view.getUint32(4, true)} != file size - 8 (${bytes.length - 8})`);
   let fmt: Omit<WavFacts, 'dataBytes' | 'durationS'> | undefined;
   for (let at = 12; at + 8 <= bytes.length; ) {
     const id = ascii(bytes, at);
@@ -41,9 +50,12 @@ export function parseWav(bytes: Uint8Array): WavFacts {
       if (view.getUint32(at + 16, true) !== fmt.sampleRate * blockAlign) throw new Error('wrong byte rate');
     } else if (id === 'data') {
       if (!fmt) throw new Error('data before fmt');
-      if (at + 8 + size !== bytes.length) throw new Error(`data size ${size} does not reach the end of the file`);
+      if (unknownLength && size !== STREAMING) throw new Error(`a streamed file whose data size is ${size}, not 0xFFFFFFFF`);
+      const dataBytes = unknownLength ? bytes.length - at - 8 : size;
+      if (at + 8 + dataBytes !== bytes.length) throw new Error(`data size ${size} does not reach the end of the file`);
       const frame = (fmt.channels * fmt.bitsPerSample) / 8;
-      return { ...fmt, dataBytes: size, durationS: size / frame / fmt.sampleRate };
+      if (dataBytes % frame !== 0) throw new Error(`${dataBytes} bytes of data is not a whole number of frames`);
+      return { ...fmt, dataBytes, durationS: dataBytes / frame / fmt.sampleRate };
     }
     at += 8 + size + (size % 2);
   }

@@ -67,7 +67,8 @@ export class FakeSpeechServer {
     switch (behaviour.kind) {
       case 'speak': {
         const mp3 = body.response_format === 'mp3';
-        res.writeHead(200, { 'content-type': mp3 ? 'audio/mpeg' : 'audio/wav' }).end(mp3 ? makeMp3(seconds) : makeWav(seconds));
+        if (body.response_format === 'pcm') res.writeHead(200, { 'content-type': 'audio/pcm' }).end(makeWav(seconds).subarray(44));
+        else res.writeHead(200, { 'content-type': mp3 ? 'audio/mpeg' : 'audio/wav' }).end(mp3 ? makeMp3(seconds) : makeWav(seconds));
         return;
       }
       case 'streamed-wav':

@@ -14,7 +14,9 @@ import formats from 'ajv-formats';
  * - OPTIONS on a listed path: 200 or 204, no body, with `Allow`; a CORS preflight (with
  *   `Access-Control-Allow-Methods`) likewise on any path.
  * - Any other method the path does not list: 405 with the Error body and an `Allow` header
- *   naming exactly the methods the document lists (HEAD and OPTIONS aside).
+ *   naming exactly the methods the document lists (HEAD and OPTIONS aside). A path whose
+ *   operations document a 405 of their own (an OpenAI-compatible one answers in OpenAI's
+ *   shape) answers it as documented there instead.
  * - A path the document does not list: an error status with the Error body (404 for unknown
  *   paths; Node's parser may refuse a request with 400 or 431 before any route is known), or,
  *   for GET/HEAD outside the API (`/v1/...`, `/api/...`), a file of the demo page or of the
@@ -83,7 +85,7 @@ export class ResponseConformance {
     const listed = METHODS.filter((m) => route.item[m] !== undefined);
     const operation = (route.item[method.toLowerCase()] ?? (method === 'HEAD' ? route.item.get : undefined)) as Json | undefined;
     if (operation === undefined && method === 'OPTIONS') return this.options(response);
-    if (operation === undefined) return this.notAllowed(listed, response);
+    if (operation === undefined) return this.notAllowed(route.item, listed, response);
 
     const responses = operation.responses as Record<string, Json>;
     const documented = responses[String(response.status)] ?? responses[`${String(response.status)[0]}XX`] ?? responses.default;
@@ -128,13 +130,14 @@ export class ResponseConformance {
     return `the path is not in the document: it may only answer an error with the Error body${API_PATH.test(pathname) ? '' : ', or serve a file'}`;
   }
 
-  private notAllowed(listed: string[], response: ObservedResponse): string | undefined {
+  private notAllowed(item: Json, listed: string[], response: ObservedResponse): string | undefined {
     if (response.status !== 405) return `the method is not listed for this path (listed: ${listed.join(', ')}), so the answer must be 405`;
     const allow = (response.header('allow') ?? '').split(',').map((m) => m.trim().toLowerCase()).filter((m) => m !== '');
     const extra = allow.filter((m) => !listed.includes(m) && m !== 'head' && m !== 'options');
     const missing = listed.filter((m) => !allow.includes(m));
     if (extra.length || missing.length) return `Allow: ${response.header('allow')} does not name the methods listed (${listed.join(', ')})`;
-    return this.errorBody(response);
+    const own = listed.map((m) => ((item[m] as Json).responses as Record<string, Json>)['405']).find((documented) => documented !== undefined);
+    return own === undefined ? this.errorBody(response) : this.matches(this.resolve(own) as ResponseObject, response);
   }
 
   private options(response: ObservedResponse): string | undefined {

@@ -20,6 +20,7 @@ import { storageRoutes } from './routes/storage-routes.js';
 import { replyRoutes } from './routes/reply-routes.js';
 import { streamRoutes } from './routes/stream-routes.js';
 import { ttsRoutes } from './routes/tts-routes.js';
+import { openAiSpeechRoutes } from './routes/openai-speech-routes.js';
 import { requestSchemas } from './schemas.js';
 import type { Resolve } from './resolve.js';
 
@@ -61,7 +62,8 @@ export function createApp({ resolve, ids, logger, settings, metrics }: HttpDepen
   storageRoutes(router, resolve, schemas, json);
   statusRoutes(router, resolve);
   personaRoutes(router, resolve);
-  ttsRoutes(router, resolve, json);
+  ttsRoutes(router, resolve, json, logger);
+  openAiSpeechRoutes(router, resolve, json, logger, settings.ssePingIntervalMs ?? 15_000);
   operationsRoutes(router, openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0', { metrics: metrics !== undefined }), metrics);
 
   app.use(requestId(ids));

@@ -13,9 +13,12 @@ import {
   SessionConflictError,
   SpeechEngineFailedError,
   SpeechEngineTimedOutError,
+  VoiceNotFoundError,
+  AudioFormatUnsupportedError,
 } from '../../domain/errors.js';
 import type { z } from 'zod';
 import type { errorResponse } from './response-schemas.js';
+import { VOICE_RULE } from './tts-schemas.js';
 import { RequestValidationError, type FieldProblem } from './validate.js';
 
 /** An HTTP-level refusal (404, 405, 413, 415...) with the detail the client should read. */
@@ -73,6 +76,13 @@ export function mapError(error: unknown): MappedError {
   }
   if (error instanceof RequestValidationError) {
     return { status: 400, body: errorBody(error.message, error.problems), unexpected: false };
+  }
+  if (error instanceof VoiceNotFoundError) {
+    return { status: 400, body: errorBody(`voice: ${VOICE_RULE}`, [{ field: 'voice', message: VOICE_RULE }]), unexpected: false };
+  }
+  if (error instanceof AudioFormatUnsupportedError) {
+    const reason = `must be one of ${error.supported.join(', ')} (this speech engine cannot make ${error.format})`;
+    return { status: 400, body: errorBody(`format: ${reason}`, [{ field: 'format', message: reason }]), unexpected: false };
   }
   if (error instanceof DomainError) {
     const status = STATUS_BY_ERROR.find(([type]) => error instanceof type)?.[1];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi';
 import { BODY_ERRORS, eventStream, headers, json, reply, responses } from './openapi-responses.js';
+import { replySpeechSchema } from './reply-speech.js';
 import * as out from './response-schemas.js';
 import type { RequestSchemas } from './schemas.js';
 
@@ -10,10 +11,13 @@ export const STREAM_DESCRIPTION = `Server-sent events, each \`data:\` line one J
 - \`event: delta\` — \`{"text"}\`, zero or more; concatenated they equal \`response\`
 - \`event: done\` — \`{"response", "status": "ok", "conversation_id", "message_id", "user_message_id", "finish_reason"}\`; the reply is stored before it is sent
 - \`event: error\` — \`{"detail", "status": "error"}\` instead of \`done\` when the model fails after the stream began (the status stays 200; the partial reply is stored with \`metadata.finish_reason = "error"\` and \`metadata.error\` = the detail), or when the service shuts down before the reply ends (stored as \`interrupted\`)
-- with \`"speech"\` in the request: \`event: audio\` events between the deltas, without an \`id\`
 
 A \`: ping\` comment is sent at least every 15 s while waiting. The reply belongs to the service, not to the connection: while it is written it is stored (\`status: "in_progress"\`, its text so far, at most 1 s behind); a client that disconnects leaves it running to its end (unless STREAM_ON_DISCONNECT=cancel), and can resume it with \`GET /v1/chat/stream/{message_id}\` and \`Last-Event-ID\`, on any instance. Repeating a \`message_id\` whose reply is still being written joins it (the events of a resume from the beginning).
-With the header \`X-Stream-Protocol: ui-message\` (or a Vercel AI SDK \`useChat\` request body) the same reply is sent in the AI SDK "UI message stream" protocol instead, with the same ids.`;
+With the header \`X-Stream-Protocol: ui-message\` (or a Vercel AI SDK \`useChat\` request body) the same reply is sent in the AI SDK "UI message stream" protocol instead, with the same ids.
+
+With \`"speech": {"voice"?, "format"?}\` in the body (format \`wav\` or \`mp3\`, default \`mp3\`; voice as for \`/api/tts\`, a bad one is a 400 before anything is stored), one more event per finished sentence of the reply, in order and interleaved with the deltas, all before \`done\`:
+
+- \`event: audio\` — \`{"index", "text", "format", "audio"}\`: \`audio\` is the base64 of a complete file of that format; the concatenated \`text\` fields equal \`response\`. Audio events carry no SSE \`id\`. A sentence is spoken once the next one begins (the last at the end of the reply). If speech fails mid-reply, audio events stop and the reply goes on. (In the UI message stream: transient \`data-audio\` parts with the same fields.)`;
 
 const userIdQuery = z.string().meta({ description: 'the owner of the conversation' });
 
@@ -23,7 +27,7 @@ export function replyPaths(req: RequestSchemas, op: (summary: string, operation:
     '/v1/chat/stream': {
       post: op('Send a message and stream the reply', {
         description: STREAM_DESCRIPTION,
-        requestBody: json(req.chat),
+        requestBody: json(req.chat.extend({ speech: replySpeechSchema })),
         responses: responses({ '200': eventStream(STREAM_DESCRIPTION) }, ...BODY_ERRORS, 404, 409, 503),
       }),
     },

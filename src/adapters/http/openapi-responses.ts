@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
-import { errorResponse } from './response-schemas.js';
+import { errorResponse, openAiErrorResponse } from './response-schemas.js';
 
 /** The pieces every operation's responses are made of, so that each says the same thing the same way. */
 
@@ -53,13 +53,32 @@ export function responses(own: Record<string, ZodOpenApiResponseObject>, ...erro
 }
 
 const binary = z.string().meta({ format: 'binary' });
+
+/** Audio is sent whole when it is finished (cached, or short), else streamed while it is made. */
+const etag = z
+  .string()
+  .regex(/^(W\/)?"[^"]*"$/)
+  .meta({
+    description:
+      'Names this audio; send it back in If-None-Match. Strong for a file sent whole; weak (`W/"…"`) for one streamed while it is made ' +
+      '(a streamed WAV says 0xFFFFFFFF in its sizes where the finished file gives them). Either matches in If-None-Match.',
+  });
+const contentLength = z
+  .string()
+  .regex(/^\d+$/)
+  .optional()
+  .meta({ description: 'Sent when the audio comes whole (a strong ETag); absent when it is streamed (chunked, a weak ETag)' });
 const audioHeaders = {
-  ETag: z.string().meta({ description: 'Names this audio; send it back in If-None-Match' }),
+  ETag: etag,
+  'Content-Length': contentLength,
   'Cache-Control': z.string().meta({ description: 'public for audio named by its text, private for a stored message' }),
 };
 
 export const audio: ZodOpenApiResponseObject = {
-  description: 'The audio',
+  description:
+    'The audio. A finished or cached file comes whole, with Content-Length and a strong ETag; audio still being made is streamed ' +
+    '(chunked) from its first sentence on, without Content-Length and with a weak ETag. A failure before the first byte is an ' +
+    'ordinary JSON error; after it the connection is cut (never a truncated file passed off as whole).',
   headers: headers(audioHeaders),
   content: { 'audio/wav': { schema: binary }, 'audio/mpeg': { schema: binary } },
 };
@@ -73,6 +92,35 @@ export const notModified: ZodOpenApiResponseObject = {
 export const speechUnavailable = errorReply(503, 'Speech synthesis is at capacity (try again after Retry-After seconds), or the database is unavailable', {
   'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when speech synthesis is at capacity' }),
 });
+
+/**
+ * The responses of an OpenAI-compatible operation: its own, and its errors as OpenAI's error
+ * object (with our `detail` and `status`). What may be answered before its route runs (the HTTP
+ * parser's 400 and 431, a fault outside the route's 500) has the Error shape: 400 and 500 may be either.
+ */
+export function openAiResponses(own: Record<string, ZodOpenApiResponseObject>, ...errors: number[]): ZodOpenApiResponsesObject {
+  const listed = Object.fromEntries(errors.map((status) => [String(status), reply(ERROR_MEANINGS[status]!, openAiErrorResponse)]));
+  const either = (status: number) => reply(ERROR_MEANINGS[status]!, z.union([openAiErrorResponse, errorResponse]));
+  return { ...listed, '400': either(400), '431': errorReply(431), '500': either(500), ...own };
+}
+
+/** POST /v1/audio/speech's audio: any format the engine makes, or OpenAI's speech events. */
+export const openAiAudio: ZodOpenApiResponseObject = {
+  description: 'The audio, whole or streamed as for /api/tts; or, with `stream_format: "sse"`, its events',
+  headers: headers({
+    ETag: etag.optional(),
+    'Content-Length': contentLength,
+    'X-Model': z.string().optional().meta({ description: 'The `model` asked for, when it is printable ASCII' }),
+  }),
+  content: {
+    ...Object.fromEntries(['audio/mpeg', 'audio/wav', 'audio/pcm', 'audio/ogg'].map((type) => [type, { schema: binary }])),
+    'text/event-stream': { schema: z.string().meta({ description: '`speech.audio.delta` events, then `speech.audio.done` (or `error`)' }) },
+  },
+};
+
+/** 405 of a path whose other methods answer in its own error shape (Allow names the methods it has). */
+export const methodNotAllowed = (schema: z.ZodType) =>
+  reply('Another method on this path (the Allow header names those it has): answered in this shape', schema, { Allow: z.string() });
 
 export const eventStream = (description: string): ZodOpenApiResponseObject => ({
   description: 'The event stream',

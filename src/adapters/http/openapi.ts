@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { audio, BODY_ERRORS, headers, json, notModified, reply, responses, speechUnavailable } from './openapi-responses.js';
+import { BODY_ERRORS, headers, json, reply, responses } from './openapi-responses.js';
 import { replyPaths } from './openapi-replies.js';
+import { speechPaths } from './openapi-speech.js';
 import * as out from './response-schemas.js';
 import { requestSchemas, type SchemaLimits } from './schemas.js';
-import { speechSchemas } from './tts-schemas.js';
 
 const DESCRIPTION = `A conversational-assistant backend: chat (plain and streamed), chat storage, text-to-speech, status and persona.
 
 Every error is \`{"detail", "status": "error"}\`; every response carries \`X-Request-Id\`. Beyond the operations listed here:
-a method a listed path does not list gets 405 with an \`Allow\` header naming those it does; HEAD is answered wherever GET is
+a method a listed path does not list gets 405 with an \`Allow\` header naming those it does (in OpenAI's error shape on
+\`/v1/audio/speech\`, as its 405 says); HEAD is answered wherever GET is
 (without the body); a path not listed gets 404 with the error body, unless it is a file of the demo page (\`/\`) or of this
 document's explorer (\`/docs\`).`;
 
@@ -85,19 +86,7 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
           responses: responses({ '200': reply('One page', out.conversationListResponse) }, 400, 503),
         }),
       },
-      '/api/tts': {
-        get: op('Audio for a stored message or a text', {
-          requestParams: { query: speechSchemas.query },
-          responses: responses({ '200': audio, '304': notModified, '503': speechUnavailable }, 400, 404, 502, 504),
-        }),
-        post: op('Generate speech audio', {
-          requestBody: json(speechSchemas.body),
-          responses: responses({ '200': audio, '503': speechUnavailable }, ...BODY_ERRORS, 502, 504),
-        }),
-      },
-      '/api/tts/voices': {
-        get: op('The voices of the speech engine', { responses: responses({ '200': reply('Voices', out.voicesResponse) }) }),
-      },
+      ...speechPaths(op),
       '/v1/health': {
         get: op('Health check', { responses: responses({ '200': reply('The process serves', out.healthResponse) }) }),
       },

@@ -4,7 +4,8 @@ import type { ChatReplyStream } from '../../application/use-cases/stream-chat-re
 import type { ChatStreamEncoder } from './chat-stream-encoders.js';
 import { mapError } from './error-mapping.js';
 import { logUnexpected } from './middleware/error-handler.js';
-import { SseWriter } from './sse-writer.js';
+import type { SpeakingReply } from './reply-speech.js';
+import { SseWriter, type SseFrame } from './sse-writer.js';
 
 export interface PumpOptions {
   logger: Logger;
@@ -13,6 +14,8 @@ export interface PumpOptions {
   from: number;
   /** Called when the client goes away before the end (STREAM_ON_DISCONNECT=cancel stops the reply). */
   onDisconnect?: () => void;
+  /** Speaks the reply as it streams: its audio frames go out between the deltas, all before `done`. */
+  speaking?: (send: (frames: SseFrame[]) => void) => SpeakingReply;
 }
 
 /**
@@ -30,6 +33,7 @@ export async function pumpReply(ctx: Context, stream: ChatReplyStream, encoder: 
   };
   ctx.res.once('close', onClose);
   const sse = SseWriter.open(ctx, encoder.headers, options.pingIntervalMs);
+  const speaking = options.speaking?.((frames) => void sse.send(frames));
   let position = options.from;
   try {
     await sse.send(encoder.start(stream, position));
@@ -37,6 +41,7 @@ export async function pumpReply(ctx: Context, stream: ChatReplyStream, encoder: 
       if (event.type === 'text') {
         position = event.position;
         await sse.send(encoder.delta(event.text, position));
+        speaking?.delta(event.text);
         continue;
       }
       ended = true;
@@ -44,6 +49,7 @@ export async function pumpReply(ctx: Context, stream: ChatReplyStream, encoder: 
       if (event.failure !== undefined) {
         await sse.send(encoder.error(detailOf(event.failure, ctx, options.logger), position));
       } else {
+        if (!sse.gone) await speaking?.finish(); // every sentence's audio before done
         const done = { response: event.message?.text ?? '', messageId: stream.messageId, finishReason: event.finishReason };
         await sse.send(encoder.done(stream, done, position));
       }
@@ -52,6 +58,7 @@ export async function pumpReply(ctx: Context, stream: ChatReplyStream, encoder: 
     ended = true;
     await sse.send(encoder.error(detailOf(error, ctx, options.logger), position));
   } finally {
+    speaking?.stop();
     ctx.res.off('close', onClose);
     sse.end();
   }

@@ -119,3 +119,17 @@ export const voicesResponse = z.object({
   default_voice: z.string(),
   voices: z.array(z.object({ id: z.string(), name: z.string(), language: z.string() })),
 });
+
+/** OpenAI's error object, as POST /v1/audio/speech answers (with our `detail` and `status` too). */
+export const openAiErrorResponse = z
+  .object({
+    error: z.object({
+      message: z.string(),
+      type: z.enum(['invalid_request_error', 'server_error']),
+      param: z.string().nullable().meta({ description: 'the request field at fault, named as OpenAI names it' }),
+      code: z.string().nullable(),
+    }),
+    detail: z.string().meta({ description: 'the same as error.message' }),
+    status: z.literal('error'),
+  })
+  .meta({ id: 'OpenAiError' });

@@ -1,18 +1,20 @@
 import { z } from 'zod';
-import { AUDIO_FORMATS, SPEECH_SPEED, SPEECH_TEXT_LIMIT } from '../../domain/speech.js';
+import { FILE_FORMATS, SPEECH_SPEED, SPEECH_TEXT_LIMIT } from '../../domain/speech.js';
 import { clientId, says, text } from './schemas.js';
 
 /** Request schemas of the speech endpoints. */
 
 const SPEED_RULE = `must be a number from ${SPEECH_SPEED.min} to ${SPEECH_SPEED.max.toFixed(1)}`;
-const FORMAT_RULE = `must be ${AUDIO_FORMATS.map((f) => `"${f}"`).join(' or ')}`;
-const VOICE_RULE = 'must be one of the voices listed by GET /api/tts/voices';
+const FORMAT_RULE = `must be ${FILE_FORMATS.map((f) => `"${f}"`).join(' or ')}`;
+/** What every speech endpoint says of a voice it does not know (VoiceNotFoundError included). */
+export const VOICE_RULE = 'must be one of the voices listed by GET /api/tts/voices';
 const ONE_SOURCE = 'give either text or message_id, not both';
 const NO_SOURCE = 'is required (or give message_id)';
+const OWNER_NEEDED = 'is required with message_id (the message\'s owner)';
 
 const speed = () => z.number(says(SPEED_RULE)).min(SPEECH_SPEED.min, SPEED_RULE).max(SPEECH_SPEED.max, SPEED_RULE);
-const format = () => z.enum(AUDIO_FORMATS, says(FORMAT_RULE));
-const voice = () => z.string(says(VOICE_RULE)).trim().min(1, VOICE_RULE).max(128, VOICE_RULE);
+const format = () => z.enum(FILE_FORMATS, says(FORMAT_RULE));
+export const voice = () => z.string(says(VOICE_RULE)).trim().min(1, VOICE_RULE).max(128, VOICE_RULE);
 
 /** Optional JSON fields accept null as "not given". */
 const absentAsDefault = <T extends z.ZodType, D extends z.output<T> | undefined>(schema: T, fallback: D) =>
@@ -43,6 +45,7 @@ export const speechSchemas = {
     .object({
       text: text(SPEECH_TEXT_LIMIT).optional(),
       message_id: clientId().optional(),
+      user_id: clientId().optional(),
       voice: voice().optional(),
       format: format().default('wav'),
       speed: queryNumber().default(SPEECH_SPEED.normal),
@@ -50,5 +53,6 @@ export const speechSchemas = {
     .superRefine((query, ctx) => {
       if (query.text !== undefined && query.message_id !== undefined) ctx.addIssue({ code: 'custom', path: ['text'], message: ONE_SOURCE });
       if (query.text === undefined && query.message_id === undefined) ctx.addIssue({ code: 'custom', path: ['text'], message: NO_SOURCE });
+      if (query.message_id !== undefined && query.user_id === undefined) ctx.addIssue({ code: 'custom', path: ['user_id'], message: OWNER_NEEDED });
     }),
 };

@@ -1,16 +1,18 @@
 import type { SpeechCache } from '../../application/ports/speech-cache.js';
-import type { SpeechRequest, SpeechSynthesizer, Voice } from '../../application/ports/speech-synthesizer.js';
-import { timed, type Metrics } from './metrics.js';
+import type { AudioChunk, SpeechRequest, SpeechSynthesizer, Voice } from '../../application/ports/speech-synthesizer.js';
+import type { Metrics } from './metrics.js';
 
-/** A SpeechSynthesizer that reports synthesis latency; otherwise the one it wraps. */
+/** A SpeechSynthesizer that reports how long syntheses take, first piece to last; otherwise the one it wraps. */
 export class InstrumentedSpeechSynthesizer implements SpeechSynthesizer {
   readonly engine: string;
+  readonly formats: SpeechSynthesizer['formats'];
 
   constructor(
     readonly inner: SpeechSynthesizer,
     private readonly metrics: Metrics,
   ) {
     this.engine = inner.engine;
+    this.formats = inner.formats;
   }
 
   voices(): Promise<Voice[]> {
@@ -25,9 +27,16 @@ export class InstrumentedSpeechSynthesizer implements SpeechSynthesizer {
     return this.inner.defaultVoice();
   }
 
-  synthesize(request: SpeechRequest, signal?: AbortSignal): Promise<Uint8Array> {
+  async *synthesize(request: SpeechRequest, signal?: AbortSignal): AsyncGenerator<AudioChunk> {
     const labels = { engine: this.engine.split(/[:/ ]/)[0] ?? 'engine', format: request.format };
-    return timed(this.metrics.speechDuration, labels, () => this.inner.synthesize(request, signal));
+    const stop = this.metrics.speechDuration.startTimer(labels);
+    let outcome = 'error';
+    try {
+      yield* this.inner.synthesize(request, signal);
+      outcome = 'ok';
+    } finally {
+      stop({ outcome });
+    }
   }
 }
 

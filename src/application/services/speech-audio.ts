@@ -1,39 +1,28 @@
 import { createHash } from 'node:crypto';
-import { CapacityExhaustedError, SpeechEngineTimedOutError } from '../../domain/errors.js';
 import type { SpeechCache } from '../ports/speech-cache.js';
-import type { SpeechRequest, SpeechSynthesizer } from '../ports/speech-synthesizer.js';
-import { BoundedConcurrency } from './bounded-concurrency.js';
+import type { AudioFormat, SpeechRequest, SpeechSynthesizer } from '../ports/speech-synthesizer.js';
+import { SpeechBroadcast } from './speech-broadcast.js';
 
-export interface SpeechSettings {
-  /** Syntheses that may run at once. */
-  maxConcurrent: number;
-  /** Syntheses that may wait for a turn; past that, 503. */
-  maxQueue: number;
-  /** Longest wait for audio, queueing included; past that, 504. */
-  timeoutMs: number;
-}
-
-export const DEFAULT_SPEECH_SETTINGS: SpeechSettings = { maxConcurrent: 2, maxQueue: 16, timeoutMs: 60_000 };
+/** Audio ready to send: a finished file, or one still being made, as a stream of bytes. */
+export type SpeechOutput = { kind: 'whole'; audio: Uint8Array } | { kind: 'stream'; bytes: AsyncIterable<Uint8Array> };
 
 /**
  * Audio for a request: from the cache, else made by the engine, once. Identical requests in
- * flight share one synthesis; the rest queue for a bounded number of slots and give up at
- * the deadline, which also stops the engine.
+ * flight share one synthesis (a late one gets the bytes made so far, then the rest); the
+ * finished file goes to the cache. Limits on how many syntheses run, and for how long, are
+ * the engine's (its adapter is wrapped in them), so that a cached answer never waits.
  */
 export class SpeechAudio {
-  private readonly slots: BoundedConcurrency;
-  private readonly inFlight = new Map<string, Promise<Uint8Array>>();
+  private readonly inFlight = new Map<string, SpeechBroadcast>();
 
   constructor(
     private readonly synthesizer: SpeechSynthesizer,
     private readonly cache: SpeechCache,
-    private readonly settings: SpeechSettings = DEFAULT_SPEECH_SETTINGS,
-  ) {
-    this.slots = new BoundedConcurrency(
-      { maxRunning: settings.maxConcurrent, maxWaiting: settings.maxQueue },
-      ({ maxRunning, maxWaiting }) =>
-        new CapacityExhaustedError(`speech synthesis is busy (${maxRunning} running, ${maxWaiting} waiting); try again shortly`),
-    );
+  ) {}
+
+  /** The formats the engine can make. */
+  get formats(): readonly AudioFormat[] {
+    return this.synthesizer.formats;
   }
 
   /** Names the audio a request gives: the same for the same engine, voice, format, speed and text. */
@@ -42,45 +31,38 @@ export class SpeechAudio {
     return createHash('sha256').update(JSON.stringify(identity)).digest('base64url');
   }
 
-  async audioFor(request: SpeechRequest, key: string = this.keyOf(request)): Promise<Uint8Array> {
+  /**
+   * The audio once its first bytes exist. A synthesis that is finished by then (a cached one,
+   * or a text short enough to be spoken in one go) comes whole; a longer one as a stream.
+   * Rejects if the synthesis fails before its first bytes; a stream throws if it fails later.
+   */
+  async open(request: SpeechRequest, key: string = this.keyOf(request)): Promise<SpeechOutput> {
     const cached = await this.cache.get(key);
-    if (cached) return cached;
-    const pending = this.inFlight.get(key);
-    if (pending) return pending;
-    const made = this.make(request, key);
-    this.inFlight.set(key, made);
+    if (cached) return { kind: 'whole', audio: cached };
+    const broadcast = this.broadcastOf(request, key);
+    await broadcast.started();
+    // Let an engine that has nothing left to wait for finish its file (its last pieces are already computed).
+    if (!broadcast.done) await new Promise((resolve) => setImmediate(resolve));
+    // Finished, or failed before anything was sent: either way the whole outcome is known.
+    if (broadcast.done || broadcast.failed) return { kind: 'whole', audio: await broadcast.whole() };
+    return { kind: 'stream', bytes: broadcast.bytes() };
+  }
+
+  /** The finished file. */
+  async audioFor(request: SpeechRequest, key: string = this.keyOf(request)): Promise<Uint8Array> {
+    return (await this.cache.get(key)) ?? this.broadcastOf(request, key).whole();
+  }
+
+  private broadcastOf(request: SpeechRequest, key: string): SpeechBroadcast {
+    const existing = this.inFlight.get(key);
+    if (existing) return existing;
+    const broadcast = new SpeechBroadcast(this.synthesizer.synthesize(request));
+    this.inFlight.set(key, broadcast);
     const forget = () => this.inFlight.delete(key);
-    made.then(forget, forget);
-    return made;
+    broadcast
+      .whole()
+      .then((audio) => this.cache.set(key, audio))
+      .then(forget, forget);
+    return broadcast;
   }
-
-  private async make(request: SpeechRequest, key: string): Promise<Uint8Array> {
-    const deadline = new AbortController();
-    const { timeoutMs } = this.settings;
-    const timer = setTimeout(
-      () => deadline.abort(new SpeechEngineTimedOutError(`speech synthesis took longer than ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    try {
-      const synthesis = this.slots.run(() => this.synthesizer.synthesize(request, deadline.signal), deadline.signal);
-      const audio = await untilAborted(synthesis, deadline.signal);
-      await this.cache.set(key, audio);
-      return audio;
-    } catch (error) {
-      // Whatever the engine threw once the deadline passed, the cause is the deadline.
-      if (deadline.signal.aborted) throw deadline.signal.reason;
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-}
-
-/** The promise's outcome, or the signal's reason as soon as it aborts (even if the work goes on). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

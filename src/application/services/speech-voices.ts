@@ -1,8 +1,6 @@
-import { FieldInvalidError } from '../../domain/errors.js';
+import { VoiceNotFoundError } from '../../domain/errors.js';
 import type { PersonaSource } from '../ports/persona-source.js';
 import type { SpeechSynthesizer, Voice } from '../ports/speech-synthesizer.js';
-
-export const VOICE_RULE = 'must be one of the voices listed by GET /api/tts/voices';
 
 export interface VoiceList {
   defaultVoice: string;
@@ -32,10 +30,11 @@ export class SpeechVoices {
     return (await this.synthesizer.findVoice(engineDefault))?.id ?? engineDefault;
   }
 
-  /** The canonical id of a voice a client asked for; 400 when the engine has no such voice. */
-  async require(id: string): Promise<string> {
+  /** The canonical id of the voice asked for, or the default one when none is; VoiceNotFoundError when the engine has no such voice. */
+  async choose(id: string | undefined): Promise<string> {
+    if (id === undefined) return this.defaultVoice();
     const voice = await this.synthesizer.findVoice(id);
-    if (!voice) throw new FieldInvalidError('voice', VOICE_RULE);
+    if (!voice) throw new VoiceNotFoundError(id);
     return voice.id;
   }
 }

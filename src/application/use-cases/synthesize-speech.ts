@@ -1,32 +1,34 @@
-import { FieldInvalidError, MessageNotFoundError } from '../../domain/errors.js';
+import { AudioFormatUnsupportedError, FieldInvalidError, MessageNotFoundError, ReplyInProgressError } from '../../domain/errors.js';
 import { isSpeechSpeed, SPEECH_SPEED, SPEECH_TEXT_LIMIT, type AudioFormat } from '../../domain/speech.js';
 import { codePointLength } from '../../domain/text.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import type { SpeechAudio } from '../services/speech-audio.js';
+import type { SpeechAudio, SpeechOutput } from '../services/speech-audio.js';
 import type { SpeechVoices } from '../services/speech-voices.js';
 
-/** Exactly one of `text` and `messageId`. */
+/** Exactly one of `text` and `messageId`; a message is read only for its owner, `userId`. */
 export interface SynthesizeSpeechInput {
   text?: string;
   messageId?: string;
+  userId?: string;
   voice?: string;
   format: AudioFormat;
   speed: number;
 }
 
 export interface PreparedSpeech {
-  /** Strong validator of the audio: a hash of engine, voice, format, speed and text. */
+  /** Strong validator of the finished audio: a hash of engine, voice, format, speed and text. */
   etag: string;
   format: AudioFormat;
   /** What was spoken: the request's text, or a stored message. */
   source: 'text' | 'message';
-  /** The audio itself, from the cache or the engine; only called when the client needs it. */
-  audio(): Promise<Uint8Array>;
+  /** The audio, from the cache or the engine, once its first bytes exist; only called when the client needs it. */
+  open(): Promise<SpeechOutput>;
 }
 
 /**
- * GET and POST /api/tts. Everything is checked (voice, text, the stored message) before any
- * audio is made, so a client that already holds this audio (its ETag) costs no synthesis.
+ * GET and POST /api/tts, and POST /v1/audio/speech. Everything is checked (voice, text, the
+ * stored message and its owner) before any audio is made, so a client that already holds this
+ * audio (its ETag) costs no synthesis.
  */
 export class SynthesizeSpeech {
   constructor(
@@ -39,19 +41,20 @@ export class SynthesizeSpeech {
     if (!isSpeechSpeed(input.speed)) {
       throw new FieldInvalidError('speed', `must be a number from ${SPEECH_SPEED.min} to ${SPEECH_SPEED.max.toFixed(1)}`);
     }
+    if (!this.speech.formats.includes(input.format)) throw new AudioFormatUnsupportedError(input.format, this.speech.formats);
     const text = await this.textOf(input);
-    const voice = input.voice === undefined ? await this.voices.defaultVoice() : await this.voices.require(input.voice);
+    const voice = await this.voices.choose(input.voice);
     const request = { text, voice, format: input.format, speed: input.speed };
     const key = this.speech.keyOf(request);
     return {
       etag: `"${key}"`,
       format: input.format,
       source: input.messageId === undefined ? 'text' : 'message',
-      audio: () => this.speech.audioFor(request, key),
+      open: () => this.speech.open(request, key),
     };
   }
 
-  private async textOf({ text, messageId }: SynthesizeSpeechInput): Promise<string> {
+  private async textOf({ text, messageId, userId }: SynthesizeSpeechInput): Promise<string> {
     if ((text === undefined) === (messageId === undefined)) {
       throw new FieldInvalidError('text', 'give either text or message_id, not both and not neither');
     }
@@ -62,8 +65,11 @@ export class SynthesizeSpeech {
       }
       return text;
     }
-    const message = await this.unitOfWork.run((repositories) => repositories.messages.findById(messageId!));
-    if (!message) throw new MessageNotFoundError(messageId!);
+    if (userId === undefined) throw new FieldInvalidError('user_id', 'is required with message_id');
+    const message = await this.unitOfWork.run((repositories) => repositories.messages.findById(messageId!), { atomic: false });
+    // Another user's message is as unknown as one never stored: ids must not be probed.
+    if (!message || message.userId !== userId) throw new MessageNotFoundError(messageId!);
+    if (message.status === 'in_progress') throw new ReplyInProgressError('the reply is still being written');
     if (codePointLength(message.text) > SPEECH_TEXT_LIMIT) {
       throw new FieldInvalidError(
         'message_id',

@@ -5,6 +5,7 @@ import { parseWav } from '../../support/audio.js';
 import { documentedFetch } from '../../support/documented-responses.js';
 import { FakeSpeechServer } from '../../support/fake-speech-server.js';
 import { startTestService } from '../../support/service.js';
+import { fileOf } from '../../support/speech.js';
 
 const KEY = 'sk-test-very-secret-0123456789';
 
@@ -21,7 +22,7 @@ describe('OpenAiSpeechSynthesizer', () => {
   const failure = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e as Error);
 
   it('POSTs {model, input, voice, response_format, speed} to {base}/audio/speech with the key', async () => {
-    await make().synthesize(request);
+    await fileOf(make().synthesize(request));
     expect(fake.calls).to.have.length(1);
     expect(fake.calls[0]!.body).to.deep.equal({ model: 'tts-1', input: 'Hello there', voice: 'nova', response_format: 'wav', speed: 1.25 });
     expect(fake.calls[0]!.authorization).to.equal(`Bearer ${KEY}`);
@@ -43,13 +44,13 @@ describe('OpenAiSpeechSynthesizer', () => {
 
   it('gives a streamed WAV (sizes 0xFFFFFFFF) a header with true sizes', async () => {
     fake.behaviour = { kind: 'streamed-wav' };
-    const facts = parseWav(await make().synthesize(request));
+    const facts = parseWav(await fileOf(make().synthesize(request)));
     expect(facts.durationS).to.be.closeTo((11 * 0.06) / 1.25, 0.01);
   });
 
   it('an error status becomes a 502 naming the server, the status and the code, never the key or the server\'s words', async () => {
     fake.behaviour = { kind: 'status', status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}`, code: 'invalid_api_key' } } };
-    const error = await failure(make().synthesize(request));
+    const error = await failure(fileOf(make().synthesize(request)));
     expect(error).to.be.instanceOf(SpeechEngineFailedError);
     expect(error!.message).to.equal(`the speech API at ${new URL(fake.baseUrl).host} answered 401 Unauthorized (invalid_api_key)`);
     expect(error!.message).not.to.include('sk-');
@@ -57,22 +58,22 @@ describe('OpenAiSpeechSynthesizer', () => {
 
   it('a 504 from the server is a time-out', async () => {
     fake.behaviour = { kind: 'status', status: 504, body: {} };
-    expect(await failure(make().synthesize(request))).to.be.instanceOf(SpeechEngineTimedOutError);
+    expect(await failure(fileOf(make().synthesize(request)))).to.be.instanceOf(SpeechEngineTimedOutError);
   });
 
   it('audio that is not of the asked format is a 502', async () => {
     fake.behaviour = { kind: 'garbage' };
-    const wav = await failure(make().synthesize(request));
+    const wav = await failure(fileOf(make().synthesize(request)));
     expect(wav).to.be.instanceOf(SpeechEngineFailedError);
     expect(wav!.message).to.match(/sent something that is not a WAV file/);
-    const mp3 = await failure(make().synthesize({ ...request, format: 'mp3' }));
+    const mp3 = await failure(fileOf(make().synthesize({ ...request, format: 'mp3' })));
     expect(mp3!.message).to.match(/sent something that is not an MP3 file/);
   });
 
   it('a server that cannot be reached is a 502', async () => {
     const baseUrl = fake.baseUrl;
     await fake.stop();
-    const error = await failure(make({ baseUrl }).synthesize(request));
+    const error = await failure(fileOf(make({ baseUrl }).synthesize(request)));
     expect(error).to.be.instanceOf(SpeechEngineFailedError);
     expect(error!.message).to.equal(`could not reach the speech API at ${new URL(baseUrl).host}`);
     fake = await FakeSpeechServer.start(); // for afterEach
@@ -81,7 +82,7 @@ describe('OpenAiSpeechSynthesizer', () => {
   it('a server that never answers times out (504) after its own deadline', async () => {
     fake.behaviour = { kind: 'hang' };
     const started = Date.now();
-    const error = await failure(make({ timeoutMs: 300 }).synthesize(request));
+    const error = await failure(fileOf(make({ timeoutMs: 300 }).synthesize(request)));
     expect(error).to.be.instanceOf(SpeechEngineTimedOutError);
     expect(Date.now() - started).to.be.below(3000);
   });

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { replySpeech } from '../reply-speech.js';
 import { StreamChatReply } from '../../../application/use-cases/stream-chat-reply.js';
 import { contractEncoder, uiMessageEncoder } from '../chat-stream-encoders.js';
 import { pumpReply } from '../reply-stream.js';
@@ -28,6 +29,7 @@ export function streamRoutes(router: Router, resolve: Resolve, schemas: RequestS
 
   router.post('/v1/chat/stream', json, async (ctx) => {
     const { input, protocol } = readStreamRequest(ctx.request.body, ctx.get('X-Stream-Protocol'), schemas, uiSchema);
+    const speech = await replySpeech(resolve, ctx.request.body);
     const stream = await resolve(StreamChatReply).execute(input);
     const cancel = options.onDisconnect === 'cancel' && stream.startedHere;
     await pumpReply(ctx, stream, protocol === 'ui-message' ? uiMessageEncoder() : contractEncoder(), {
@@ -35,6 +37,7 @@ export function streamRoutes(router: Router, resolve: Resolve, schemas: RequestS
       pingIntervalMs: options.pingIntervalMs,
       from: 0,
       onDisconnect: cancel ? () => stream.cancel() : undefined,
+      speaking: speech ? (send) => speech.start(send, protocol, options.logger) : undefined,
     });
   });
 }

@@ -1,15 +1,18 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { PreparedSpeech, SynthesizeSpeechInput } from '../../../application/use-cases/synthesize-speech.js';
+import type { Logger } from 'pino';
+import type { SpeechOutput } from '../../../application/services/speech-audio.js';
+import { ListSpeechVoices } from '../../../application/use-cases/list-speech-voices.js';
+import { SynthesizeSpeech, type PreparedSpeech, type SynthesizeSpeechInput } from '../../../application/use-cases/synthesize-speech.js';
 import { CapacityExhaustedError } from '../../../domain/errors.js';
+import type { AudioFormat } from '../../../domain/speech.js';
+import { streamedBody } from '../audio-body.js';
 import { voicesJson } from '../status-presenters.js';
 import { speechSchemas } from '../tts-schemas.js';
-import { ListSpeechVoices } from '../../../application/use-cases/list-speech-voices.js';
-import { SynthesizeSpeech } from '../../../application/use-cases/synthesize-speech.js';
 import type { Resolve } from '../resolve.js';
 import { parseRequest } from '../validate.js';
 
-const CONTENT_TYPES = { wav: 'audio/wav', mp3: 'audio/mpeg' } as const;
+export const AUDIO_CONTENT_TYPES: Record<AudioFormat, string> = { wav: 'audio/wav', mp3: 'audio/mpeg', pcm: 'audio/pcm', opus: 'audio/ogg' };
 
 /**
  * Audio named by its text may be kept anywhere for a day: the same URL gives the same audio
@@ -20,18 +23,19 @@ const CONTENT_TYPES = { wav: 'audio/wav', mp3: 'audio/mpeg' } as const;
 const CACHE_CONTROL = { text: 'public, max-age=86400', message: 'private, no-cache' } as const;
 
 /** Seconds a client turned away for lack of capacity should wait before trying again. */
-const RETRY_AFTER_S = '2';
+export const RETRY_AFTER_S = '2';
 
-export function ttsRoutes(router: Router, resolve: Resolve, json: Middleware): void {
+export function ttsRoutes(router: Router, resolve: Resolve, json: Middleware, logger: Logger): void {
   router.get('/api/tts/voices', async (ctx) => {
     ctx.body = voicesJson(await resolve(ListSpeechVoices).execute());
   });
 
   router.get('/api/tts', async (ctx) => {
     const query = parseRequest(speechSchemas.query, ctx.query, 'query');
-    await speak(ctx, resolve, {
+    await speak(ctx, resolve, logger, {
       text: query.text,
       messageId: query.message_id,
+      userId: query.user_id,
       voice: query.voice,
       format: query.format,
       speed: query.speed,
@@ -40,11 +44,11 @@ export function ttsRoutes(router: Router, resolve: Resolve, json: Middleware): v
 
   router.post('/api/tts', json, async (ctx) => {
     const body = parseRequest(speechSchemas.body, ctx.request.body);
-    await speak(ctx, resolve, { text: body.text, voice: body.voice, format: body.format, speed: body.speed });
+    await speak(ctx, resolve, logger, { text: body.text, voice: body.voice, format: body.format, speed: body.speed });
   });
 }
 
-async function speak(ctx: Context, resolve: Resolve, input: SynthesizeSpeechInput): Promise<void> {
+async function speak(ctx: Context, resolve: Resolve, logger: Logger, input: SynthesizeSpeechInput): Promise<void> {
   const speech = await resolve(SynthesizeSpeech).execute(input);
   if (isNotModified(ctx, speech)) {
     ctx.status = 304;
@@ -52,17 +56,35 @@ async function speak(ctx: Context, resolve: Resolve, input: SynthesizeSpeechInpu
     ctx.set('Cache-Control', CACHE_CONTROL[speech.source]);
     return;
   }
-  let audio: Uint8Array;
+  const output = await openSpeech(ctx, speech);
+  ctx.set('Cache-Control', CACHE_CONTROL[speech.source]);
+  sendAudio(ctx, output, speech, logger);
+}
+
+/** The audio's first bytes, or the error before them (a 503 for lack of capacity says when to retry). */
+export async function openSpeech(ctx: Context, speech: PreparedSpeech): Promise<SpeechOutput> {
   try {
-    audio = await speech.audio();
+    return await speech.open();
   } catch (error) {
     if (error instanceof CapacityExhaustedError) ctx.set('Retry-After', RETRY_AFTER_S);
     throw error;
   }
-  ctx.set('ETag', speech.etag);
-  ctx.set('Cache-Control', CACHE_CONTROL[speech.source]);
-  ctx.type = CONTENT_TYPES[speech.format];
-  ctx.body = Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength);
+}
+
+/**
+ * A finished file goes whole, with Content-Length and the ETag; audio still being made goes
+ * as it comes (chunked), with a weak ETag, since a streamed WAV's header says "length
+ * unknown" where the finished file's gives its sizes.
+ */
+export function sendAudio(ctx: Context, output: SpeechOutput, speech: PreparedSpeech, logger: Logger): void {
+  ctx.type = AUDIO_CONTENT_TYPES[speech.format];
+  if (output.kind === 'whole') {
+    ctx.set('ETag', speech.etag);
+    ctx.body = Buffer.from(output.audio.buffer, output.audio.byteOffset, output.audio.byteLength);
+    return;
+  }
+  ctx.set('ETag', `W/${speech.etag}`);
+  ctx.body = streamedBody(ctx, output.bytes, logger);
 }
 
 /**

@@ -24,9 +24,26 @@ const ascii = (bytes: Uint8Array, at: number) => String.fromCharCode(...bytes.su
  * files say 0xFFFFFFFF, or 0) is taken as "up to the end of the file".
  */
 export function readWav(bytes: Uint8Array): WavAudio {
-  if (bytes.length < 12 || ascii(bytes, 0) !== 'RIFF' || ascii(bytes, 8) !== 'WAVE') {
-    throw new WavInvalidError('not a RIFF/WAVE file');
+  const found = locateWavData(bytes);
+  if (!found) throw new WavInvalidError(bytes.length < 12 ? 'not a RIFF/WAVE file' : 'no data chunk');
+  const { format, offset, size } = found;
+  const frame = format.channels * (format.bitsPerSample / 8);
+  const available = Math.min(size, bytes.length - offset);
+  return { ...format, data: bytes.subarray(offset, offset + available - (available % frame)) };
+}
+
+/**
+ * Where the samples of a WAV file start (`offset`), the size its data chunk says, and its
+ * format; null when `bytes` end before the data chunk does begin (the start of a file still
+ * arriving). Throws WavInvalidError for what cannot be the start of a PCM WAV file.
+ */
+export function locateWavData(bytes: Uint8Array): { format: WavFormat; offset: number; size: number } | null {
+  if (bytes.length < 12) {
+    const riff = 'RIFF....WAVE';
+    if ([...bytes].some((byte, i) => riff[i] !== '.' && byte !== riff.charCodeAt(i))) throw new WavInvalidError('not a RIFF/WAVE file');
+    return null;
   }
+  if (ascii(bytes, 0) !== 'RIFF' || ascii(bytes, 8) !== 'WAVE') throw new WavInvalidError('not a RIFF/WAVE file');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let format: WavFormat | undefined;
   for (let at = 12; at + 8 <= bytes.length; ) {
@@ -34,7 +51,8 @@ export function readWav(bytes: Uint8Array): WavAudio {
     const size = view.getUint32(at + 4, true);
     const body = at + 8;
     if (id === 'fmt ') {
-      if (size < 16 || body + 16 > bytes.length) throw new WavInvalidError('fmt chunk too short');
+      if (size < 16) throw new WavInvalidError('fmt chunk too short');
+      if (body + 16 > bytes.length) return null;
       const tag = view.getUint16(body, true);
       if (tag !== PCM && tag !== EXTENSIBLE) throw new WavInvalidError(`not PCM (format tag ${tag})`);
       format = { channels: view.getUint16(body + 2, true), sampleRate: view.getUint32(body + 4, true), bitsPerSample: view.getUint16(body + 14, true) };
@@ -43,14 +61,11 @@ export function readWav(bytes: Uint8Array): WavAudio {
       }
     } else if (id === 'data') {
       if (!format) throw new WavInvalidError('data chunk before fmt chunk');
-      const frame = format.channels * (format.bitsPerSample / 8);
-      const available = Math.min(size, bytes.length - body);
-      const data = bytes.subarray(body, body + available - (available % frame));
-      return { ...format, data };
+      return { format, offset: body, size };
     }
     at = body + size + (size % 2);
   }
-  throw new WavInvalidError(format ? 'no data chunk' : 'no fmt chunk');
+  return null;
 }
 
 /** A WAV file with a 44-byte header and correct sizes. */
@@ -90,4 +105,34 @@ export function monoSamples(wav: WavAudio): Int16Array {
   const { data } = wav;
   const aligned = data.byteOffset % 2 === 0 ? data : data.slice();
   return new Int16Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 2);
+}
+
+/** The sizes a WAV header says while its length is unknown, as streaming servers (and OpenAI) write them. */
+export const STREAMING_SIZE = 0xffffffff;
+
+/** The 44-byte header of a WAV file whose length is not known yet (mono 16-bit unless told). */
+export function streamingWavHeader(sampleRate: number, format: Omit<WavFormat, 'sampleRate'> = { channels: 1, bitsPerSample: 16 }): Uint8Array {
+  const header = writeWav({ ...format, sampleRate, data: new Uint8Array(0) });
+  const view = new DataView(header.buffer);
+  view.setUint32(4, STREAMING_SIZE, true);
+  view.setUint32(40, STREAMING_SIZE, true);
+  return header;
+}
+
+/** The true sizes for a header from `streamingWavHeader`, once `dataBytes` of samples followed it: [offset, bytes] pairs. */
+export function wavSizes(dataBytes: number): { at: number; bytes: Uint8Array }[] {
+  const le32 = (value: number) => {
+    const bytes = new Uint8Array(4);
+    new DataView(bytes.buffer).setUint32(0, value, true);
+    return bytes;
+  };
+  return [
+    { at: 4, bytes: le32(36 + dataBytes) },
+    { at: 40, bytes: le32(dataBytes) },
+  ];
+}
+
+/** The little-endian bytes of 16-bit samples (a view when the platform is little-endian, as every supported one is). */
+export function sampleBytes(samples: Int16Array): Uint8Array {
+  return new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength);
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,10 +29,17 @@ export function espeakFiles(): EspeakFiles {
   return espeak;
 }
 
+let lame: { moduleUrl: string; version: string } | undefined;
+
 /**
- * The ES module build of @breezystack/lamejs (LGPL-3.0). Its `require` export is a browser
- * IIFE that exports nothing under Node, so the ES module next to it is named directly.
+ * LAME compiled to WebAssembly (the `wasm-media-encoders` package: MIT, with LAME under the
+ * LGPL): its ES module, which carries the WebAssembly, and its version.
  */
-export function lameModuleUrl(): string {
-  return pathToFileURL(join(dirname(require.resolve('@breezystack/lamejs')), 'lamejs.js')).href;
+export function wasmLameFiles(): { moduleUrl: string; version: string } {
+  if (!lame) {
+    const dist = dirname(require.resolve('wasm-media-encoders'));
+    const { version } = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as { version: string };
+    lame = { moduleUrl: pathToFileURL(join(dist, 'es', 'index.mjs')).href, version };
+  }
+  return lame;
 }

@@ -1,25 +1,33 @@
-import type { SpeechRequest, SpeechSynthesizer, Voice } from '../../../application/ports/speech-synthesizer.js';
-import { FieldInvalidError, SpeechEngineFailedError } from '../../../domain/errors.js';
-import { trimSilence } from '../audio/silence.js';
-import { monoSamples, monoWav, readWav } from '../audio/wav.js';
-import { espeakFiles } from './engine-files.js';
+import type { AudioChunk, AudioFormat, SpeechRequest, SpeechSynthesizer, Voice } from '../../../application/ports/speech-synthesizer.js';
+import { SpeechEngineFailedError, VoiceNotFoundError } from '../../../domain/errors.js';
+import { splitSentences } from '../../../domain/sentences.js';
+import type { Mp3Encoder } from '../audio/mp3-encoder.js';
+import { partEncoder } from '../audio/part-encoder.js';
+import { limitSilence } from '../audio/silence.js';
+import { monoSamples, readWav } from '../audio/wav.js';
+import type { EspeakRunner } from './espeak-runner.js';
 import { EspeakVoiceCatalog } from './espeak-voice-catalog.js';
-import { EspeakWorkerPool } from './espeak-worker-pool.js';
 
 export interface EspeakSettings {
-  /** Worker threads, so syntheses that can run at once. */
-  workers: number;
   /** A voice id (TTS_VOICE); `en-us` when not given. */
   defaultVoice?: string;
-  /** How long an idle worker lives. */
-  idleMs?: number;
 }
 
 /** Bumped whenever our processing of espeak-ng's output changes, so cached audio and ETags follow. */
-const OUTPUT_REVISION = 1;
+const OUTPUT_REVISION = 2;
 const NORMAL_WPM = 175;
 const [MIN_WPM, MAX_WPM] = [80, 450];
-const MP3_KBPS = 64;
+/**
+ * The most text in each part after the first sentence: a small second part, so audio keeps
+ * coming while the rest is spoken, then large ones, since each part costs an engine start
+ * (~20 ms native, ~200 ms WebAssembly).
+ */
+const PART_SIZES = [600, 4096];
+/** Parts being spoken at once, at most: the next is spoken while one is encoded and sent. */
+const PARTS_IN_FLIGHT = 2;
+/** Silence kept around each part: little at the ends of the speech, a sentence's pause between parts. */
+const EDGE_MS = 60;
+const BETWEEN_MS = { after: 250, before: 40 };
 
 /** espeak-ng's words per minute for a speed of 0.5..2.0 (1.0 is its default, 175). */
 export function wordsPerMinute(speed: number): number {
@@ -27,18 +35,46 @@ export function wordsPerMinute(speed: number): number {
 }
 
 /**
- * eSpeak NG compiled to WebAssembly (the `espeak-ng` package, GPL-3.0-or-later), run in
- * worker threads: 22,050 Hz mono 16-bit speech, trimmed of the silence around it, as WAV,
- * or as MP3 encoded by LAME (`@breezystack/lamejs`, LGPL-3.0) in the same workers.
+ * The text in the parts it is spoken in: the first sentence alone, so that audio can start
+ * once it is spoken, then whole sentences packed into larger parts (each costs an engine start).
+ */
+export function speechParts(text: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let length = 0;
+  for (const sentence of splitSentences(text)) {
+    const size = [...sentence].length;
+    const limit = parts.length === 0 ? 0 : (PART_SIZES[parts.length - 1] ?? PART_SIZES.at(-1)!);
+    if (current !== '' && length + size > limit) {
+      parts.push(current);
+      current = '';
+      length = 0;
+    }
+    current += sentence;
+    length += size;
+  }
+  if (current !== '') parts.push(current);
+  return parts;
+}
+
+/**
+ * eSpeak NG (GPL-3.0-or-later), run by `runner`: the program installed on the machine, or its
+ * WebAssembly build in worker threads. 22,050 Hz mono 16-bit speech as WAV, raw 24 kHz `pcm`,
+ * or MP3 by `mp3` (LAME, LGPL). A text is spoken in parts (see `speechParts`): the first piece
+ * of audio is ready once the first sentence is, and the next parts are spoken (two at a time
+ * at most) while the one before is encoded and sent.
  */
 export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
   readonly engine: string;
-  private readonly pool: EspeakWorkerPool;
+  readonly formats: readonly AudioFormat[] = ['wav', 'mp3', 'pcm'];
   private catalog: Promise<EspeakVoiceCatalog> | undefined;
 
-  constructor(private readonly settings: EspeakSettings) {
-    this.engine = `espeak-ng@${espeakFiles().version} wasm r${OUTPUT_REVISION}`;
-    this.pool = new EspeakWorkerPool(settings.workers, settings.idleMs);
+  constructor(
+    private readonly runner: EspeakRunner,
+    private readonly mp3: Mp3Encoder,
+    private readonly settings: EspeakSettings = {},
+  ) {
+    this.engine = `${runner.name} + ${mp3.name} r${OUTPUT_REVISION}`;
   }
 
   defaultVoice(): string {
@@ -54,36 +90,59 @@ export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
     return voice && { id: voice.id, name: voice.name, language: voice.language };
   }
 
-  async synthesize(request: SpeechRequest, signal?: AbortSignal): Promise<Uint8Array> {
+  async *synthesize(request: SpeechRequest, signal?: AbortSignal): AsyncGenerator<AudioChunk> {
     signal?.throwIfAborted();
     const voice = (await this.voiceCatalog()).find(request.voice);
-    if (!voice) throw new FieldInvalidError('voice', 'must be one of the voices listed by GET /api/tts/voices');
-    const args = ['-b', '1', '-v', voice.espeakName, '-s', String(wordsPerMinute(request.speed)), '-w', '/output.wav', '-f', '/input.txt'];
-    const run = await this.pool.espeak(args, request.text, signal);
-    if (run.status !== 0 || !run.output) {
-      throw new SpeechEngineFailedError(`eSpeak NG could not speak the text: ${problems(run.stderr) || `exit status ${run.status}`}`);
-    }
-    let speech: { samples: Int16Array; sampleRate: number };
+    if (!voice) throw new VoiceNotFoundError(request.voice);
+    const parts = speechParts(request.text);
+    if (parts.length === 0) parts.push(request.text);
+    // Our own signal too: a part spoken ahead is stopped when the caller stops reading.
+    const stop = new AbortController();
+    const stopped = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+    const speak = (text: string) => {
+      const speech = this.speak(text, voice.espeakName, request.speed, stopped);
+      speech.catch(() => {}); // read below, or abandoned with the synthesis
+      return speech;
+    };
+    const encoder = partEncoder(request.format, SAMPLE_RATE, { mp3: this.mp3 });
+    const speeches: Promise<Int16Array>[] = [];
+    const speakUpTo = (count: number) => {
+      while (speeches.length < Math.min(count, parts.length)) speeches.push(speak(parts[speeches.length]!));
+    };
     try {
-      const wav = readWav(run.output);
-      speech = { samples: trimSilence(monoSamples(wav), wav.sampleRate), sampleRate: wav.sampleRate };
+      speakUpTo(PARTS_IN_FLIGHT);
+      for (let i = 0; i < parts.length; i++) {
+        const samples = await speeches[i]!;
+        speakUpTo(i + 1 + PARTS_IN_FLIGHT);
+        const first = i === 0;
+        const last = i === parts.length - 1;
+        const kept = limitSilence(samples, SAMPLE_RATE, { startMs: first ? EDGE_MS : BETWEEN_MS.before, endMs: last ? EDGE_MS : BETWEEN_MS.after });
+        yield* await encoder.encode(kept, last, stopped);
+      }
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw error;
+    } finally {
+      stop.abort(new SpeechEngineFailedError('the synthesis was abandoned'));
+    }
+  }
+
+  private async speak(text: string, voice: string, speed: number, signal: AbortSignal): Promise<Int16Array> {
+    const wav = await this.runner.speak({ voice, wordsPerMinute: wordsPerMinute(speed), text }, signal);
+    try {
+      const audio = readWav(wav);
+      if (audio.sampleRate !== SAMPLE_RATE) throw new Error(`${audio.sampleRate} Hz instead of ${SAMPLE_RATE}`);
+      return monoSamples(audio);
     } catch (error) {
       throw new SpeechEngineFailedError(`eSpeak NG made an unreadable WAV file: ${(error as Error).message}`);
     }
-    if (request.format === 'wav') return monoWav(speech.samples, speech.sampleRate);
-    return (await this.pool.mp3(speech.samples, speech.sampleRate, MP3_KBPS, signal)).output;
-  }
-
-  /** Stops the workers; work in progress fails. */
-  close(): void {
-    this.pool.close();
   }
 
   private voiceCatalog(): Promise<EspeakVoiceCatalog> {
     this.catalog ??= (async () => {
-      const [languages, variants] = await Promise.all([this.pool.espeak(['--voices'], ''), this.pool.espeak(['--voices=variant'], '')]);
-      const catalog = new EspeakVoiceCatalog(languages.stdout, variants.stdout);
-      if (catalog.size === 0) throw new SpeechEngineFailedError(`eSpeak NG listed no voices: ${problems(languages.stderr)}`);
+      const [languages, variants] = await Promise.all([this.runner.listVoices('languages'), this.runner.listVoices('variants')]);
+      const catalog = new EspeakVoiceCatalog(languages, variants);
+      if (catalog.size === 0) throw new SpeechEngineFailedError('eSpeak NG listed no voices');
       return catalog;
     })().catch((error: unknown) => {
       this.catalog = undefined;
@@ -93,7 +152,5 @@ export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
   }
 }
 
-/** espeak-ng's complaints, without the runtime's note about exiting. */
-function problems(stderr: string[]): string {
-  return stderr.filter((line) => !line.startsWith('program exited')).join('; ').slice(0, 300);
-}
+/** eSpeak NG's output rate, whichever build. */
+const SAMPLE_RATE = 22_050;

@@ -1,4 +1,5 @@
 import type { Voice } from '../../../application/ports/speech-synthesizer.js';
+import { OPENAI_VOICE_ALIASES } from './openai-voice-aliases.js';
 
 /** A voice, and how to ask espeak-ng for it (`-v`). */
 export interface EspeakVoice extends Voice {
@@ -56,8 +57,10 @@ export class EspeakVoiceCatalog {
     return this.languages.size;
   }
 
+  /** The voice with this id (any case), or with this OpenAI voice name (see OPENAI_VOICE_ALIASES), or null. */
   find(id: string): EspeakVoice | null {
-    const [languageId, variantId, ...rest] = id.trim().toLowerCase().split('+');
+    const wanted = id.trim().toLowerCase();
+    const [languageId, variantId, ...rest] = (Object.hasOwn(OPENAI_VOICE_ALIASES, wanted) ? OPENAI_VOICE_ALIASES[wanted]! : wanted).split('+');
     const language = this.languages.get(languageId ?? '');
     if (!language || rest.length > 0) return null;
     const voice = { id: language.id, name: language.name, language: language.language, espeakName: language.file };

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { SpeechEngineFailedError } from '../../../domain/errors.js';
-import { espeakFiles, lameModuleUrl } from './engine-files.js';
+import { espeakFiles, wasmLameFiles } from './engine-files.js';
 import { ESPEAK_WORKER_SOURCE } from './espeak-worker-source.js';
 
 export type WorkerJob =
@@ -54,7 +54,7 @@ function espeakModule(): Promise<CompiledModule> {
 }
 
 /**
- * At most `size` worker threads running eSpeak NG and LAME, so synthesis never holds up the
+ * At most `size` worker threads running eSpeak NG and LAME (both WebAssembly), so synthesis never holds up the
  * event loop. Workers start when needed and stop after `idleMs` without work (each may hold
  * a few hundred MB until its garbage is collected). A job whose signal aborts is dropped
  * from the queue, or its worker is terminated mid-run.
@@ -121,7 +121,7 @@ export class EspeakWorkerPool {
   }
 
   private spawn(wasmModule: CompiledModule): Slot {
-    const workerData = { espeakUrl: espeakFiles().moduleUrl, lameUrl: lameModuleUrl(), wasmModule, nice: WORKER_NICE };
+    const workerData = { espeakUrl: espeakFiles().moduleUrl, lameUrl: wasmLameFiles().moduleUrl, wasmModule, nice: WORKER_NICE };
     const worker = new Worker(ESPEAK_WORKER_SOURCE, { eval: true, workerData });
     const slot: Slot = { worker, task: undefined, idleTimer: undefined };
     this.slots.add(slot);

@@ -9,7 +9,8 @@
  *   first; answers {status, stdout, stderr, output}, output being /output.wav if made.
  *   One instance per run: the program exits when done and cannot be called again, and its
  *   memory (tens of MB) is freed with it.
- * - mp3 {pcm, sampleRate, kbps}: 16-bit mono samples encoded with LAME; answers {output}.
+ * - mp3 {pcm, sampleRate, kbps}: 16-bit mono samples encoded with LAME (WebAssembly) as one
+ *   complete MP3 stream; answers {output}. The encoder is made once per worker and reset per job.
  */
 export const ESPEAK_WORKER_SOURCE = String.raw`
 'use strict';
@@ -23,7 +24,7 @@ if (nice > 0 && process.platform === 'linux') {
   } catch {}
 }
 let espeakModule;
-let lameModule;
+let lameEncoder;
 
 parentPort.on('message', (job) => {
   run(job).then(
@@ -74,19 +75,25 @@ async function espeak({ args, input }) {
 }
 
 async function mp3({ pcm, sampleRate, kbps }) {
-  lameModule ??= import(lameUrl);
-  const { Mp3Encoder } = await lameModule;
+  lameEncoder ??= import(lameUrl).then((module) => module.createMp3Encoder());
+  const encoder = await lameEncoder;
+  encoder.configure({ sampleRate, channels: 1, bitrate: kbps });
   const samples = new Int16Array(pcm);
-  const encoder = new Mp3Encoder(1, sampleRate, kbps);
+  const block = new Float32Array(16384);
   const parts = [];
   let length = 0;
   const keep = (part) => {
     if (part.length === 0) return;
-    parts.push(new Uint8Array(part.buffer, part.byteOffset, part.length).slice());
+    parts.push(part.slice()); // a view into the encoder's memory, reused by the next call
     length += part.length;
   };
-  for (let at = 0; at < samples.length; at += 1152 * 32) keep(encoder.encodeBuffer(samples.subarray(at, at + 1152 * 32)));
-  keep(encoder.flush());
+  for (let at = 0; at < samples.length; at += block.length) {
+    const part = samples.subarray(at, at + block.length);
+    const floats = part.length === block.length ? block : new Float32Array(part.length);
+    for (let i = 0; i < part.length; i++) floats[i] = part[i] / 32768;
+    keep(encoder.encode([floats]));
+  }
+  keep(encoder.finalize());
   const output = new Uint8Array(length);
   let at = 0;
   for (const part of parts) {

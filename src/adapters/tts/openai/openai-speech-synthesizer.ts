@@ -1,9 +1,8 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { SpeechRequest, SpeechSynthesizer, Voice } from '../../../application/ports/speech-synthesizer.js';
+import type { AudioChunk, AudioFormat, SpeechRequest, SpeechSynthesizer, Voice } from '../../../application/ports/speech-synthesizer.js';
 import { SpeechEngineFailedError, SpeechEngineTimedOutError } from '../../../domain/errors.js';
 import { safeErrorCode, statusLine } from '../../openai-api-error.js';
-import { looksLikeMp3 } from '../audio/mp3.js';
-import { readWav, WavInvalidError, writeWav } from '../audio/wav.js';
+import { checkedAudio } from './checked-audio.js';
 
 export const OPENAI_SPEECH_BASE_URL = 'https://api.openai.com/v1';
 
@@ -27,12 +26,13 @@ export interface OpenAiSpeechOptions {
 
 /**
  * Speech from the OpenAI-compatible `POST {base}/audio/speech`, through the official SDK.
- * The server encodes the audio itself (response_format wav or mp3, at the asked speed); what
- * comes back is checked to be a file of that format, and a WAV gets a header with true sizes
- * (servers that stream WAV write 0xFFFFFFFF there).
+ * The server encodes the audio itself (response_format wav, mp3, pcm or opus, at the asked
+ * speed) and its reply is passed on as it arrives, once its start shows it is audio of that
+ * format; a WAV ends with a header with true sizes (see `checkedAudio`).
  */
 export class OpenAiSpeechSynthesizer implements SpeechSynthesizer {
   readonly engine: string;
+  readonly formats: readonly AudioFormat[] = ['wav', 'mp3', 'pcm', 'opus'];
   private readonly client: OpenAI;
   private readonly host: string;
   private readonly catalog: Voice[];
@@ -69,34 +69,19 @@ export class OpenAiSpeechSynthesizer implements SpeechSynthesizer {
     return this.catalog.some((voice) => voice.id === 'alloy') ? 'alloy' : this.catalog[0]!.id;
   }
 
-  async synthesize(request: SpeechRequest, signal?: AbortSignal): Promise<Uint8Array> {
+  async *synthesize(request: SpeechRequest, signal?: AbortSignal): AsyncGenerator<AudioChunk> {
     signal?.throwIfAborted();
-    let bytes: Uint8Array;
+    const refuse = (why: string) => new SpeechEngineFailedError(`the speech API at ${this.host} sent ${why}`);
     try {
       const response = await this.client.audio.speech.create(
         { model: this.options.model, input: request.text, voice: request.voice, response_format: request.format, speed: request.speed },
         { signal },
       );
-      bytes = new Uint8Array(await response.arrayBuffer());
+      if (!response.body) throw refuse('no audio');
+      yield* checkedAudio(request.format, response.body, refuse);
     } catch (error) {
+      if (error instanceof SpeechEngineFailedError || error instanceof SpeechEngineTimedOutError) throw error;
       throw this.translate(error, signal);
-    }
-    return this.checked(bytes, request.format);
-  }
-
-  private checked(bytes: Uint8Array, format: SpeechRequest['format']): Uint8Array {
-    const refuse = (why: string) => new SpeechEngineFailedError(`the speech API at ${this.host} sent ${why}`);
-    if (format === 'mp3') {
-      if (!looksLikeMp3(bytes)) throw refuse('something that is not an MP3 file');
-      return bytes;
-    }
-    try {
-      const wav = readWav(bytes);
-      if (wav.data.length === 0) throw refuse('a WAV file without audio');
-      return writeWav(wav);
-    } catch (error) {
-      if (error instanceof WavInvalidError) throw refuse(`something that is not a WAV file (${error.message})`);
-      throw error;
     }
   }
 

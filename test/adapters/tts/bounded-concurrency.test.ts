@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BoundedConcurrency } from '../../src/application/services/bounded-concurrency.js';
+import { BoundedConcurrency } from '../../../src/adapters/tts/bounded-concurrency.js';
 
 class Full extends Error {}
 

@@ -12,8 +12,9 @@ interface Waiter {
 /**
  * Runs at most `maxRunning` tasks at once; up to `maxWaiting` more wait their turn in order,
  * and past that `run` throws `refuse()` at once. A waiting task whose signal aborts leaves
- * the queue and rejects with the signal's reason. (Hand-written rather than p-limit/p-queue:
- * the application layer takes no packages, and it needs a bounded queue that honours aborts.)
+ * the queue and rejects with the signal's reason. (Hand-written rather than p-queue: p-queue 9+
+ * needs Node 22, and what is needed here is small: a bounded queue that honours aborts and a
+ * turn that can be held across an iteration, not only around one promise.)
  */
 export class BoundedConcurrency {
   private active = 0;
@@ -41,6 +42,17 @@ export class BoundedConcurrency {
     } finally {
       this.release();
     }
+  }
+
+  /** Waits for a turn (or throws `refuse()` / the signal's reason); the function returned ends it, once. */
+  async turn(signal?: AbortSignal): Promise<() => void> {
+    await this.acquire(signal);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.release();
+    };
   }
 
   private acquire(signal: AbortSignal | undefined): Promise<void> {

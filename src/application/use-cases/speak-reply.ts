@@ -1,0 +1,28 @@
+import { AudioFormatUnsupportedError } from '../../domain/errors.js';
+import type { AudioFormat } from '../../domain/speech.js';
+import { ReplySpeaker } from '../services/reply-speaker.js';
+import type { SpeechAudio } from '../services/speech-audio.js';
+import type { SpeechVoices } from '../services/speech-voices.js';
+
+export interface SpeakReplyInput {
+  voice?: string;
+  format: AudioFormat;
+}
+
+/**
+ * The speech of a streamed reply (`"speech"` in POST /v1/chat/stream): the voice and format
+ * are checked first, so a bad one fails the request before anything is stored; the speaker
+ * returned is then fed the reply as it is written.
+ */
+export class SpeakReply {
+  constructor(
+    private readonly voices: SpeechVoices,
+    private readonly speech: SpeechAudio,
+  ) {}
+
+  async execute(input: SpeakReplyInput): Promise<ReplySpeaker> {
+    if (!this.speech.formats.includes(input.format)) throw new AudioFormatUnsupportedError(input.format, this.speech.formats);
+    const voice = await this.voices.choose(input.voice);
+    return new ReplySpeaker((request) => this.speech.audioFor(request), { voice, format: input.format, speed: 1 });
+  }
+}
