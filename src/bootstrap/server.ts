@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { v7 as uuidv7 } from 'uuid';
 import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -6,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../adapters/http/create-app.js';
 import type { Config } from './config.js';
 import { buildContainer } from './container.js';
+import { listen } from './listen.js';
 import { VERSION } from './project-files.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 
@@ -35,8 +35,10 @@ export async function startService(config: Config, overrides: AdapterOverrides =
   // 64 KiB of headers (Node's default is 16): GET /api/tts?text= may carry 4,096 characters, percent-encoded.
   const server = createServer({ maxHeaderSize: 64 * 1024 }, app.callback());
   server.on('clientError', answerUnparsableRequest);
-  server.listen(config.port, config.host);
-  await once(server, 'listening');
+  await listen(server, config.port, config.host).catch(async (error: unknown) => {
+    await container.get(TOKENS.Lifetime).close();
+    throw error;
+  });
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
