@@ -3,6 +3,7 @@ import { PersonaFileInvalidError } from '../adapters/persona/json-file-persona-s
 import { describeChatModel } from './chat-model.js';
 import { ConfigInvalidError, loadConfig } from './config.js';
 import { DatabaseStartError } from './database.js';
+import { serializeError } from './error-serializer.js';
 import { describeGraphDatabase } from './dependencies.js';
 import { ListenError } from './listen.js';
 import { startService } from './server.js';
@@ -38,9 +39,17 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
+/** A stack for the operator; a database error's without the statement's values (see error-serializer.ts). */
+function unexpectedStartFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const safe = serializeError(error);
+  if (safe.message !== undefined) return safe.stack;
+  return [[safe.type, safe.code, safe.statement].filter(Boolean).join(' '), ...safe.stack.split('\n').slice(1)].join('\n');
+}
+
 main().catch((error: unknown) => {
   // Start-up problems (bad settings, an invalid persona file) are one clear line, not a stack.
   const expected = [ConfigInvalidError, PersonaFileInvalidError, DatabaseStartError, ListenError].some((type) => error instanceof type);
-  process.stderr.write(`${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+  process.stderr.write(`${expected ? (error as Error).message : unexpectedStartFailure(error)}\n`);
   process.exit(1);
 });
