@@ -36,6 +36,7 @@ const environmentSchema = z.object({
     .optional(),
   DATABASE_POOL_MAX: integer(1, 1000, 10),
   DATABASE_TIMEOUT_MS: integer(100, 120_000, 3000),
+  MEMORY_STORE_MAX_MESSAGES: integer(1, 100_000_000, 100_000),
 });
 
 export interface Config {
@@ -58,6 +59,8 @@ export interface Config {
   llm: LlmConfig;
   /** PostgreSQL, when DATABASE_URL is set; else the in-memory store. */
   database: { url: string; poolMax: number; timeoutMs: number } | null;
+  /** The in-memory store (without DATABASE_URL): beyond `maxMessages`, the least recently active conversations go. */
+  memoryStore: { maxMessages: number };
   /** The graph database (Neo4j), when NEO4J_URI is set. */
   graph: GraphConfig | null;
   /** Which dependencies /v1/health/ready requires, and how long remote results are reused. */
@@ -101,6 +104,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     database: env.DATABASE_URL
       ? { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeoutMs: env.DATABASE_TIMEOUT_MS }
       : null,
+    memoryStore: { maxMessages: env.MEMORY_STORE_MAX_MESSAGES },
     graph: graphConfigFrom(env),
     readiness: readinessConfigFrom(env),
     tts: ttsConfigFrom(env),

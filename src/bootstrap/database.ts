@@ -25,8 +25,9 @@ export function describeDatabase(url: string): string {
 /** The store: PostgreSQL when DATABASE_URL is set (connected, migrated, its pool watched), else the in-memory store. */
 export async function openStore(config: Config, logger: Logger, metrics: Metrics, lifetime: Lifetime): Promise<{ unitOfWork: UnitOfWork; check: DependencyCheck }> {
   if (!config.database) {
-    logger.info({ store: 'in-memory' }, 'store: in memory (data is lost on restart; set DATABASE_URL for PostgreSQL)');
-    return { unitOfWork: new InMemoryUnitOfWork(), check: new InMemoryStoreCheck() };
+    const { maxMessages } = config.memoryStore;
+    logger.info({ store: 'in-memory', maxMessages }, `store: in memory, at most ${maxMessages} messages (data is lost on restart; set DATABASE_URL for PostgreSQL)`);
+    return { unitOfWork: new InMemoryUnitOfWork(undefined, { maxMessages: config.memoryStore.maxMessages, logger }), check: new InMemoryStoreCheck() };
   }
   const settings = config.database;
   const where = describeDatabase(settings.url);
