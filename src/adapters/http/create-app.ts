@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import Koa from 'koa';
+import { METHODS } from 'node:http';
 import type { Logger } from 'pino';
 import type { IdGenerator } from '../../application/ports/id-generator.js';
 import { accessLog } from './middleware/access-log.js';
@@ -47,7 +48,8 @@ export interface HttpDependencies {
 export function createApp({ resolve, ids, logger, settings, metrics }: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true; // errors are logged by errorHandler, never by Koa to stderr
-  const router = new Router();
+  // Every method Node parses counts as implemented, so TRACE on a known path is 405 with Allow, not 501.
+  const router = new Router({ methods: [...METHODS] });
   const schemas = requestSchemas({ maxTextLength: settings.maxTextLength });
   const json = jsonBody(settings.bodyLimitBytes);
 
