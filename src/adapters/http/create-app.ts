@@ -6,6 +6,7 @@ import type { IdGenerator } from '../../application/ports/id-generator.js';
 import { accessLog } from './middleware/access-log.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
+import { wellFormedQuery } from './middleware/query-encoding.js';
 import { requestId } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { staticFiles } from './middleware/static-files.js';
@@ -67,6 +68,7 @@ export function createApp({ resolve, ids, logger, settings, metrics }: HttpDepen
   app.use(securityHeaders());
   if (settings.corsOrigins?.length) app.use(corsFor(settings.corsOrigins));
   app.use(errorHandler(logger));
+  app.use(wellFormedQuery());
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(staticFiles()); // the demo page (public/), only where no route answered

@@ -18,7 +18,7 @@ const ERROR_MEANINGS: Record<number, string> = {
 };
 
 /** Operations without input can still meet the HTTP parser's refusals. */
-const PARSER_REFUSAL = 'A request the HTTP parser refuses (a malformed request line or header)';
+const PARSER_REFUSAL = 'A request the HTTP parser refuses (a malformed request line or header), or, on API paths, a query with malformed percent-encoding (`detail` names `query`)';
 
 const requestId = z
   .string()
