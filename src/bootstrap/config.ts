@@ -19,6 +19,7 @@ const environmentSchema = z.object({
   OFFLINE_STREAM_DELAY_MS: integer(0, 10_000, 15),
   READINESS_TIMEOUT_MS: integer(100, 60_000, 2000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 10_000),
+  REQUEST_TIMEOUT_MS: integer(100, 3_600_000, 30_000),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   CORS_ORIGINS: z
     .string()
@@ -53,6 +54,8 @@ export interface Config {
   offlineStreamDelayMs: number;
   readinessTimeoutMs: number;
   shutdownTimeoutMs: number;
+  /** Longest a request (headers and body) may take to arrive; responses, such as event streams, are not bounded. */
+  requestTimeoutMs: number;
   /** Longest silence on an event stream before a `: ping` comment. */
   ssePingIntervalMs: number;
   /** The language model: the offline assistant, or an OpenAI-compatible server. */
@@ -99,6 +102,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     offlineStreamDelayMs: env.OFFLINE_STREAM_DELAY_MS,
     readinessTimeoutMs: env.READINESS_TIMEOUT_MS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     ssePingIntervalMs: env.SSE_PING_INTERVAL_MS,
     llm,
     database: env.DATABASE_URL
