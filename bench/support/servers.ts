@@ -30,7 +30,7 @@ function baseEnvironment(): Record<string, string> {
  */
 function startCommand(): { command: string; args: string[]; group: boolean } {
   const script: string = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')).scripts.start;
-  const [program, ...args] = script.trim().split(/\s+/);
+  const [program, ...args] = script.trim().replace(/^exec\s+/, '').split(/\s+/);
   if (program === 'tsx') return { command: process.execPath, args: ['--import', 'tsx', ...args], group: false };
   if (program === 'node') return { command: process.execPath, args, group: false };
   return { command: 'sh', args: ['-c', script], group: true };

@@ -19,6 +19,7 @@ const environmentSchema = z.object({
   OFFLINE_STREAM_DELAY_MS: integer(0, 10_000, 15),
   READINESS_TIMEOUT_MS: integer(100, 60_000, 2000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 10_000),
+  REQUEST_TIMEOUT_MS: integer(100, 3_600_000, 30_000),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   CORS_ORIGINS: z
     .string()
@@ -40,6 +41,7 @@ const environmentSchema = z.object({
   DATABASE_POOL_MAX: integer(1, 1000, 10),
   DATABASE_TIMEOUT_MS: integer(100, 120_000, 3000),
   DATABASE_CREATE: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).default('false'),
+  MEMORY_STORE_MAX_MESSAGES: integer(1, 100_000_000, 100_000),
 });
 
 export interface Config {
@@ -56,6 +58,8 @@ export interface Config {
   offlineStreamDelayMs: number;
   readinessTimeoutMs: number;
   shutdownTimeoutMs: number;
+  /** Longest a request (headers and body) may take to arrive; responses, such as event streams, are not bounded. */
+  requestTimeoutMs: number;
   /** Longest silence on an event stream before a `: ping` comment. */
   ssePingIntervalMs: number;
   /** Replies as jobs of the service: how often they are written while they grow, when they count as dead, and what a client's disconnect does. */
@@ -64,6 +68,8 @@ export interface Config {
   llm: LlmConfig;
   /** PostgreSQL, when DATABASE_URL is set; else the in-memory store. */
   database: { url: string; poolMax: number; timeoutMs: number; create: boolean } | null;
+  /** The in-memory store (without DATABASE_URL): beyond `maxMessages`, the least recently active conversations go. */
+  memoryStore: { maxMessages: number };
   /** The graph database (Neo4j), when NEO4J_URI is set. */
   graph: GraphConfig | null;
   /** Which dependencies /v1/health/ready requires, and how long remote results are reused. */
@@ -102,12 +108,14 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     offlineStreamDelayMs: env.OFFLINE_STREAM_DELAY_MS,
     readinessTimeoutMs: env.READINESS_TIMEOUT_MS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     ssePingIntervalMs: env.SSE_PING_INTERVAL_MS,
     replies: { writeIntervalMs: env.STREAM_WRITE_INTERVAL_MS, staleMs: env.STREAM_STALE_MS, onDisconnect: env.STREAM_ON_DISCONNECT },
     llm,
     database: env.DATABASE_URL
       ? { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeoutMs: env.DATABASE_TIMEOUT_MS, create: env.DATABASE_CREATE === 'true' }
       : null,
+    memoryStore: { maxMessages: env.MEMORY_STORE_MAX_MESSAGES },
     graph: graphConfigFrom(env),
     readiness: readinessConfigFrom(env),
     tts: ttsConfigFrom(env),

@@ -33,8 +33,9 @@ export interface Store {
 
 export async function openStore(config: Config, logger: Logger, metrics: Metrics, lifetime: Lifetime): Promise<Store> {
   if (!config.database) {
-    logger.info({ store: 'in-memory' }, 'store: in memory (data is lost on restart; set DATABASE_URL for PostgreSQL)');
-    const unitOfWork = new InMemoryUnitOfWork();
+    const { maxMessages } = config.memoryStore;
+    logger.info({ store: 'in-memory', maxMessages }, `store: in memory, at most ${maxMessages} messages (data is lost on restart; set DATABASE_URL for PostgreSQL)`);
+    const unitOfWork = new InMemoryUnitOfWork(undefined, { maxMessages, logger });
     return { unitOfWork, check: new InMemoryStoreCheck(), notifications: unitOfWork.notifications };
   }
   const settings = config.database;

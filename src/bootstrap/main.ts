@@ -3,7 +3,9 @@ import { PersonaFileInvalidError } from '../adapters/persona/json-file-persona-s
 import { describeChatModel } from './chat-model.js';
 import { ConfigInvalidError, loadConfig } from './config.js';
 import { DatabaseStartError } from './database.js';
+import { serializeError } from './error-serializer.js';
 import { describeGraphDatabase } from './dependencies.js';
+import { ListenError } from './listen.js';
 import { startService } from './server.js';
 
 /** `npm start`: serve until SIGTERM or SIGINT, then shut down gracefully and exit 0. */
@@ -16,7 +18,11 @@ async function main(): Promise<void> {
   logger.info({ graph: describeGraphDatabase(config) }, `graph database: ${describeGraphDatabase(config)}`);
   logger.info({ url: service.url }, `listening on ${config.host}:${config.port}`);
 
+  let stopping = false;
   const shutdown = (signal: string) => {
+    // Ctrl-C reaches both npm and the service, and npm forwards it: the repeat must not kill the process mid-drain.
+    if (stopping) return;
+    stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     service.stop().then(
       () => {
@@ -29,13 +35,21 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** A stack for the operator; a database error's without the statement's values (see error-serializer.ts). */
+function unexpectedStartFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const safe = serializeError(error);
+  if (safe.message !== undefined) return safe.stack;
+  return [[safe.type, safe.code, safe.statement].filter(Boolean).join(' '), ...safe.stack.split('\n').slice(1)].join('\n');
 }
 
 main().catch((error: unknown) => {
   // Start-up problems (bad settings, an invalid persona file) are one clear line, not a stack.
-  const expected = [ConfigInvalidError, PersonaFileInvalidError, DatabaseStartError].some((type) => error instanceof type);
-  process.stderr.write(`${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+  const expected = [ConfigInvalidError, PersonaFileInvalidError, DatabaseStartError, ListenError].some((type) => error instanceof type);
+  process.stderr.write(`${expected ? (error as Error).message : unexpectedStartFailure(error)}\n`);
   process.exit(1);
 });

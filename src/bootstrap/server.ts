@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { v7 as uuidv7 } from 'uuid';
 import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -7,6 +6,7 @@ import { createApp } from '../adapters/http/create-app.js';
 import type { Config } from './config.js';
 import { ReplyJobs } from '../application/services/reply-jobs.js';
 import { buildContainer } from './container.js';
+import { listen } from './listen.js';
 import { VERSION } from './project-files.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 
@@ -38,10 +38,22 @@ export async function startService(config: Config, overrides: AdapterOverrides =
     },
   });
   // 64 KiB of headers (Node's default is 16): GET /api/tts?text= may carry 4,096 characters, percent-encoded.
-  const server = createServer({ maxHeaderSize: 64 * 1024 }, app.callback());
+  // A request must arrive whole within REQUEST_TIMEOUT_MS (Node checks every connection each tenth of it, at most 1 s
+  // apart); what the service sends back, an event stream say, is not bounded by it.
+  const server = createServer(
+    {
+      maxHeaderSize: 64 * 1024,
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.requestTimeoutMs / 10))),
+    },
+    app.callback(),
+  );
   server.on('clientError', answerUnparsableRequest);
-  server.listen(config.port, config.host);
-  await once(server, 'listening');
+  await listen(server, config.port, config.host).catch(async (error: unknown) => {
+    await container.get(TOKENS.Lifetime).close();
+    throw error;
+  });
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -71,17 +83,22 @@ export async function startService(config: Config, overrides: AdapterOverrides =
 }
 
 /**
- * Requests Node's HTTP parser refuses (headers too large, malformed request lines) never
- * reach Koa; they still get the JSON error body rather than a bare status line.
+ * Requests Node's HTTP parser refuses (headers too large, malformed request lines), and those
+ * that do not arrive in time, never reach Koa, or are taken from it; they still get the JSON
+ * error body rather than a bare status line (unless an answer had already begun).
  */
 function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || (error as { bytesParsed?: number }).bytesParsed === undefined) {
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (!socket.writable || answering || (!timedOut && (error as { bytesParsed?: number }).bytesParsed === undefined)) {
     socket.destroy();
     return;
   }
+  if (timedOut) setTimeout(() => socket.destroy(), 1000).unref(); // the client may still be sending
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  const body = JSON.stringify({ detail: tooLarge ? 'request headers (or URL) too large' : 'malformed HTTP request', status: 'error' });
+  const status = timedOut ? '408 Request Timeout' : tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const detail = timedOut ? 'the request did not arrive in full within the time limit' : tooLarge ? 'request headers (or URL) too large' : 'malformed HTTP request';
+  const body = JSON.stringify({ detail, status: 'error' });
   socket.end(
     `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${uuidv7()}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,

@@ -36,14 +36,22 @@ export class MessageNotFoundError extends DomainError {
   }
 }
 
-/** A client-supplied message_id was reused with different content. */
+/**
+ * A client-supplied message_id was reused with different content. When the stored message is in
+ * another conversation (maybe another user's), the answer says only that the id is taken: where
+ * it is used is none of the caller's business.
+ */
 export class MessageIdConflictError extends DomainError {
   readonly code = 'message_id_conflict';
   constructor(
     readonly messageId: string,
     readonly difference: string,
   ) {
-    super(`message_id ${JSON.stringify(messageId)} already exists with a different ${difference}`);
+    super(
+      difference === 'conversation'
+        ? `message_id ${JSON.stringify(messageId)} is already taken; choose another`
+        : `message_id ${JSON.stringify(messageId)} already exists with a different ${difference}`,
+    );
   }
 }
 

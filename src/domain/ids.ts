@@ -1,17 +1,24 @@
 import { FieldInvalidError } from './errors.js';
-import { codePointLength, hasControlCharacters } from './text.js';
+import { codePointLength, hasControlCharacters, hasUnstorableCharacters, UNSTORABLE_RULE } from './text.js';
 
 export const MAX_ID_LENGTH = 128;
 export const ID_RULE = `must be a string of 1..${MAX_ID_LENGTH} characters without control characters`;
 
-export function isValidClientId(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
+/** What is wrong with a client-supplied id (ID_RULE or UNSTORABLE_RULE), or null when nothing is. */
+export function clientIdProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return ID_RULE;
   const length = codePointLength(value);
-  return length >= 1 && length <= MAX_ID_LENGTH && !hasControlCharacters(value);
+  if (length < 1 || length > MAX_ID_LENGTH || hasControlCharacters(value)) return ID_RULE;
+  return hasUnstorableCharacters(value) ? UNSTORABLE_RULE : null;
+}
+
+export function isValidClientId(value: unknown): value is string {
+  return clientIdProblem(value) === null;
 }
 
 /** Ids sent by clients: user_id, conversation_id, message_id, session_id. */
 export function assertClientId(value: unknown, field: string): string {
-  if (!isValidClientId(value)) throw new FieldInvalidError(field, ID_RULE);
-  return value;
+  const problem = clientIdProblem(value);
+  if (problem !== null) throw new FieldInvalidError(field, problem);
+  return value as string;
 }

@@ -1,6 +1,7 @@
 import { FieldInvalidError } from './errors.js';
 import { assertClientId } from './ids.js';
 import { assertMetadata, jsonEqual, type Metadata } from './metadata.js';
+import { hasUnstorableCharacters, UNSTORABLE_RULE } from './text.js';
 
 export const ROLES = ['user', 'assistant', 'system'] as const;
 export type Role = (typeof ROLES)[number];
@@ -42,6 +43,7 @@ export class Message {
     if (typeof props.text !== 'string' || (props.status === 'completed' && props.text.trim() === '')) {
       throw new FieldInvalidError('text', 'must be a non-empty string');
     }
+    if (hasUnstorableCharacters(props.text)) throw new FieldInvalidError('text', UNSTORABLE_RULE);
     if (Number.isNaN(props.createdAt.getTime())) {
       throw new FieldInvalidError('created_at', 'must be a valid timestamp');
     }

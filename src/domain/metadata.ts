@@ -1,4 +1,5 @@
 import { FieldInvalidError } from './errors.js';
+import { hasUnstorableCharacters, UNSTORABLE_RULE } from './text.js';
 
 /** Free-form JSON object attached to messages and sessions. */
 export type Metadata = Record<string, unknown>;
@@ -6,24 +7,31 @@ export type Metadata = Record<string, unknown>;
 export const MAX_METADATA_BYTES = 16_384;
 export const MAX_METADATA_DEPTH = 16;
 
-function depthOf(value: unknown, limit: number, depth = 0): number {
-  if (depth > limit || value === null || typeof value !== 'object') return depth;
-  let deepest = depth;
-  for (const child of Object.values(value as object)) {
-    deepest = Math.max(deepest, depthOf(child, limit, depth + 1));
-    if (deepest > limit) break;
+const DEPTH_RULE = `must not be nested deeper than ${MAX_METADATA_DEPTH} levels`;
+const STRINGS_RULE = `keys and strings ${UNSTORABLE_RULE}`;
+
+/** The first problem of a JSON value at `depth`: nested too deep, or a key or string no store can keep. */
+function problemIn(value: unknown, depth: number): string | null {
+  if (typeof value === 'string') return hasUnstorableCharacters(value) ? STRINGS_RULE : null;
+  if (value === null || typeof value !== 'object') return null;
+  const entries = Object.entries(value);
+  if (depth >= MAX_METADATA_DEPTH && entries.length > 0) return DEPTH_RULE;
+  for (const [key, child] of entries) {
+    if (hasUnstorableCharacters(key)) return STRINGS_RULE;
+    const problem = problemIn(child, depth + 1);
+    if (problem !== null) return problem;
   }
-  return deepest;
+  return null;
 }
 
-/** A plain JSON object, bounded in size and nesting so it can be stored and compared safely. */
+/** A plain JSON object, bounded in size and nesting, whose every key and string can be stored and compared safely. */
 export function assertMetadata(value: unknown, field = 'metadata'): Metadata {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new FieldInvalidError(field, 'must be a JSON object');
   }
-  if (depthOf(value, MAX_METADATA_DEPTH) > MAX_METADATA_DEPTH) {
-    throw new FieldInvalidError(field, `must not be nested deeper than ${MAX_METADATA_DEPTH} levels`);
-  }
+  // Walked before stringifying: the depth bound keeps JSON.stringify from recursing without end.
+  const problem = problemIn(value, 0);
+  if (problem !== null) throw new FieldInvalidError(field, problem);
   const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
   if (bytes > MAX_METADATA_BYTES) {
     throw new FieldInvalidError(field, `must be at most ${MAX_METADATA_BYTES} bytes as JSON`);

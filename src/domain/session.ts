@@ -1,6 +1,7 @@
 import { FieldInvalidError } from './errors.js';
 import { assertClientId } from './ids.js';
 import { assertMetadata, type Metadata } from './metadata.js';
+import { hasUnstorableCharacters, UNSTORABLE_RULE } from './text.js';
 
 export interface SessionProps {
   sessionId: string;
@@ -35,6 +36,7 @@ export class Session {
     if (props.startedAt && props.endedAt && props.endedAt < props.startedAt) {
       throw new FieldInvalidError('ended_at', 'must not be before started_at');
     }
+    if (props.title !== null && hasUnstorableCharacters(props.title)) throw new FieldInvalidError('title', UNSTORABLE_RULE);
     return { ...props, metadata: assertMetadata(props.metadata) };
   }
 

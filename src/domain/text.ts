@@ -17,3 +17,22 @@ const CONTROL = /\p{Cc}/u;
 export function hasControlCharacters(text: string): boolean {
   return CONTROL.test(text);
 }
+
+/**
+ * Characters not every store can keep: PostgreSQL refuses NUL in `text` and `jsonb`, and turns
+ * a lone surrogate (half of a UTF-16 pair, not a character; it has no UTF-8 form) into U+FFFD,
+ * so an identical retry would no longer match what was stored. Refused everywhere instead.
+ */
+const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
+
+export const UNSTORABLE_RULE = 'must not contain a NUL character (U+0000) or a lone surrogate (invalid UTF-16)';
+
+export function hasUnstorableCharacters(text: string): boolean {
+  return UNSTORABLE.test(text);
+}
+
+/** `text` with each NUL and lone surrogate replaced by U+FFFD: for text the service did not take from a client. */
+export function storableText(text: string): string {
+  return UNSTORABLE.test(text) ? text.replace(UNSTORABLE_ALL, '\uFFFD') : text;
+}

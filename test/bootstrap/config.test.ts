@@ -7,6 +7,7 @@ describe('configuration', () => {
     expect(config).to.include({ port: 8080, host: '0.0.0.0', bodyLimitBytes: 1024 * 1024, logLevel: 'info' });
     expect(config.chat.maxTextLength).to.equal(32_000);
     expect(config.personaFile).to.equal(undefined);
+    expect(config.memoryStore).to.deep.equal({ maxMessages: 100_000 });
   });
 
   it('reads numbers and strings from the environment', () => {
@@ -21,6 +22,7 @@ describe('configuration', () => {
     ['PORT', '80.5'],
     ['LOG_LEVEL', 'loud'],
     ['BODY_LIMIT_BYTES', '-1'],
+    ['MEMORY_STORE_MAX_MESSAGES', '0'],
   ]) {
     it(`refuses ${name}=${value} with one line naming the setting`, () => {
       expect(() => loadConfig({ [name!]: value })).to.throw(ConfigInvalidError, new RegExp(`^invalid configuration: ${name} .*\\(got "${value}"\\)$`));

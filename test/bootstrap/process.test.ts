@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { conformanceOf, documentedFetch, expectDocumented, forgetDocument, headerReader } from '../support/documented-responses.js';
 
@@ -51,6 +52,19 @@ describe('the service process', function () {
     const run = launch({ PORT: 'eighty' });
     expect(await run.exited).to.equal(1);
     expect(run.output().stderr.trim()).to.equal('invalid configuration: PORT must be an integer from 0 to 65535 (got "eighty")');
+  });
+
+  it('a port already in use stops start-up with one clear line and exit code 1', async () => {
+    const holder = createServer().listen(0, '127.0.0.1');
+    await once(holder, 'listening');
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const run = launch({ PORT: String(port) });
+      expect(await run.exited).to.equal(1);
+      expect(run.output().stderr).to.equal(`cannot listen on 127.0.0.1:${port}: the port is already in use (is another copy of the service running?)\n`);
+    } finally {
+      holder.close();
+    }
   });
 
   it('an invalid PERSONA_FILE stops start-up with one clear line and exit code 1', async () => {

@@ -77,8 +77,11 @@ describe('demo page: static files', () => {
     const wrongMethod = await service.call('GET', '/api/chat/saveMessage');
     expect(wrongMethod.status).to.equal(405);
     expect(wrongMethod.headers.get('allow')).to.equal('POST');
+    // The page's path is a known path: another method is told what it allows (issue 11), as on the API.
     const postToPage = await service.call('POST', '/', { body: {} });
-    expect(postToPage.status).to.equal(404);
+    expect(postToPage.status).to.equal(405);
+    expect(postToPage.headers.get('allow')).to.equal('GET, HEAD');
+    expect(postToPage.headers.get('content-security-policy')).to.equal(API_CSP);
     expect(postToPage.json.status).to.equal('error');
   });
 });

@@ -5,7 +5,7 @@ import { assertClientId } from '../../src/domain/ids.js';
 import { Message } from '../../src/domain/message.js';
 import { assertMetadata } from '../../src/domain/metadata.js';
 import { Session } from '../../src/domain/session.js';
-import { codePointLength, truncateCodePoints } from '../../src/domain/text.js';
+import { codePointLength, hasUnstorableCharacters, storableText, truncateCodePoints, UNSTORABLE_RULE } from '../../src/domain/text.js';
 import { aConversation, aMessage, aSession, at } from '../support/builders.js';
 
 describe('domain', () => {
@@ -22,11 +22,28 @@ describe('domain', () => {
       ['DEL', 'a\u007fb'],
       ['a number', 12],
       ['null', null],
+      ['a NUL', 'a\u0000b'],
+      ['a lone surrogate', 'a\ud800'],
     ] as const) {
       it(`refuse ${name}, naming the field`, () => {
-        expect(() => assertClientId(value, 'session_id')).to.throw(FieldInvalidError, /^session_id: must be/);
+        expect(() => assertClientId(value, 'session_id')).to.throw(FieldInvalidError, /^session_id: must /);
       });
     }
+  });
+
+  describe('text no store can keep', () => {
+    it('is NUL or a lone surrogate; surrogate pairs and U+FFFD are fine', () => {
+      for (const bad of ['\u0000', 'a\ud800', '\udc00a', 'a\ud800\ud800\udc00', 'x\udfff\ud800y']) expect(hasUnstorableCharacters(bad), JSON.stringify(bad)).to.equal(true);
+      for (const good of ['', 'plain', '😀', '𝄞\uFFFD', '\ud800\udc00']) expect(hasUnstorableCharacters(good), JSON.stringify(good)).to.equal(false);
+      expect(storableText('a\u0000b\ud800c😀\udc00')).to.equal('a\uFFFDb\uFFFDc😀\uFFFD');
+    });
+
+    it('is refused by the entities, naming the field', () => {
+      expect(() => aMessage(aConversation(), { text: 'a\u0000' })).to.throw(FieldInvalidError, `text: ${UNSTORABLE_RULE}`);
+      expect(() => aMessage(aConversation(), { metadata: { ['k\ud800']: 1 } })).to.throw(FieldInvalidError, /^metadata: keys and strings must not contain/);
+      expect(() => aSession(aConversation(), { title: 't\udc00' })).to.throw(FieldInvalidError, `title: ${UNSTORABLE_RULE}`);
+      expect(() => assertMetadata({ list: ['ok', ['\u0000']] })).to.throw(FieldInvalidError, /^metadata: keys and strings/);
+    });
   });
 
   it('counts and cuts text in code points', () => {

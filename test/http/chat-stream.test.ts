@@ -134,6 +134,10 @@ describe('POST /v1/chat/stream (offline assistant)', () => {
       const reused = await service.post('/v1/chat/stream', { ...body, text: 'changed' });
       expect(reused.status).to.equal(409);
       expect(reused.json.status).to.equal('error');
+      // Another user reusing the id (with no conversation named) learns only that it is taken.
+      const taken = await service.post('/v1/chat/stream', { text: 'mine', user_id: uid('other'), message_id: body.message_id });
+      expect(taken.status).to.equal(409);
+      expect(taken.json.detail).to.equal(`message_id ${JSON.stringify(body.message_id)} is already taken; choose another`);
     });
 
     it('405 for GET', async () => {

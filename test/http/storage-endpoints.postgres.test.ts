@@ -3,6 +3,7 @@ import { createTestDatabase, requirePostgres } from '../support/postgres.js';
 import { uid } from '../support/ids.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { storageEndpointSuite } from './storage-endpoints.suite.js';
+import { unstorableTextSuite } from './unstorable-text.suite.js';
 
 describe('chat storage endpoints (PostgreSQL store)', function () {
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
@@ -15,6 +16,7 @@ describe('chat storage endpoints (PostgreSQL store)', function () {
   const start = () => startTestService({ DATABASE_URL: database!.url });
 
   describe('the shared suite', () => storageEndpointSuite(start));
+  describe('text no store can keep', () => unstorableTextSuite(start));
 
   describe('under concurrency', () => {
     let service: TestService;

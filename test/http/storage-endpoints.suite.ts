@@ -72,6 +72,10 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
       await save({ ...ids, message_id: messageId, role: 'user', text: 'x' });
       const res = await save({ user_id: ids.user_id, conversation_id: uid('conv'), message_id: messageId, role: 'user', text: 'x' });
       expect(res.status).to.equal(409);
+      expect(res.json.detail).to.equal(`message_id ${JSON.stringify(messageId)} is already taken; choose another`);
+      // Another user learns no more than that.
+      const other = await save({ user_id: uid('other'), conversation_id: uid('conv'), message_id: messageId, role: 'user', text: 'x' });
+      expect(other.json.detail).to.equal(`message_id ${JSON.stringify(messageId)} is already taken; choose another`);
     });
 
     it("gives 404 for another user's conversation", async () => {

@@ -3,6 +3,7 @@ import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-pers
 import type { PersonaSource } from '../../src/application/ports/persona-source.js';
 import { SpeechEngineFailedError } from '../../src/domain/errors.js';
 import { ID_RULE } from '../../src/domain/ids.js';
+import { UNSTORABLE_RULE } from '../../src/domain/text.js';
 import { documentedFetch } from '../support/documented-responses.js';
 import { decodeMp3, parseWav, SECONDS_PER_CHARACTER } from '../support/audio.js';
 import { FakeSpeechSynthesizer } from '../support/fake-speech-synthesizer.js';
@@ -167,6 +168,7 @@ describe('text to speech over HTTP (fake engine)', () => {
       ['unknown voice', '/api/tts?text=a&voice=nobody', 'voice: must be one of the voices listed by GET /api/tts/voices'],
       ['message_id with a control character', '/api/tts?message_id=a%01b', `message_id: ${ID_RULE}`],
       ['text given twice', '/api/tts?text=a&text=b', 'text: must be a non-empty string'],
+      ['text with a NUL character', '/api/tts?text=a%00b', `text: ${UNSTORABLE_RULE}`],
     ];
     for (const [what, path, detail] of cases) {
       it(`GET: ${what}`, async () => {
@@ -190,6 +192,9 @@ describe('text to speech over HTTP (fake engine)', () => {
       ['voice empty', { text: 'a', voice: '' }, 'voice: must be one of the voices listed by GET /api/tts/voices'],
       ['voice unknown', { text: 'a', voice: 'gamma' }, 'voice: must be one of the voices listed by GET /api/tts/voices'],
       ['an array', ['text'], 'body: must be a JSON object'],
+      ['text with a NUL character', { text: 'a\u0000b' }, `text: ${UNSTORABLE_RULE}`],
+      ['text with a lone surrogate', { text: 'a\ud800b' }, `text: ${UNSTORABLE_RULE}`],
+      ['voice with a lone surrogate', { text: 'a', voice: 'en\udc00' }, `voice: ${UNSTORABLE_RULE}`],
     ];
     for (const [what, body, detail] of bodies) {
       it(`POST: ${what}`, async () => {

@@ -1,8 +1,12 @@
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from '../../src/bootstrap/logger.js';
 
-/** A pino logger whose JSON lines land in `lines`, for asserting on what was (not) logged. */
-export function capturedLogger(level = 'debug'): { logger: Logger; lines: string[] } {
+/**
+ * A logger as the service makes it (its redaction and error serializers), whose JSON lines
+ * land in `lines`, for asserting on what was (not) logged.
+ */
+export function capturedLogger(level: 'debug' | 'info' | 'warn' | 'error' = 'debug'): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
-  const logger = pino({ level }, { write: (line: string) => void lines.push(line) });
+  const logger = createLogger({ logLevel: level, logFormat: 'json' }, { write: (line: string) => void lines.push(line) });
   return { logger, lines };
 }

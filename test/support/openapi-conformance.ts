@@ -20,7 +20,8 @@ import formats from 'ajv-formats';
  * - A path the document does not list: an error status with the Error body (404 for unknown
  *   paths; Node's parser may refuse a request with 400 or 431 before any route is known), or,
  *   for GET/HEAD outside the API (`/v1/...`, `/api/...`), a file of the demo page or of the
- *   API explorer (200 or 304, not JSON). The document says so in its description.
+ *   API explorer (200 or 304, not JSON), and for OPTIONS there, the OPTIONS answer above. The
+ *   document says so in its description.
  */
 
 export interface ObservedResponse {
@@ -125,6 +126,7 @@ export class ResponseConformance {
 
   private undocumentedPath(method: string, pathname: string, response: ObservedResponse): string | undefined {
     if (response.status >= 400 && response.status < 500) return this.errorBody(response);
+    if (method === 'OPTIONS' && !API_PATH.test(pathname)) return this.options(response);
     const isFile = (method === 'GET' || method === 'HEAD') && !API_PATH.test(pathname) && [200, 304].includes(response.status);
     if (isFile && !isJson(mediaType(response.header('content-type')) ?? '')) return undefined;
     return `the path is not in the document: it may only answer an error with the Error body${API_PATH.test(pathname) ? '' : ', or serve a file'}`;

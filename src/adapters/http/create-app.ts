@@ -1,10 +1,12 @@
 import Router from '@koa/router';
 import Koa from 'koa';
+import { METHODS } from 'node:http';
 import type { Logger } from 'pino';
 import type { IdGenerator } from '../../application/ports/id-generator.js';
 import { accessLog } from './middleware/access-log.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
+import { wellFormedQuery } from './middleware/query-encoding.js';
 import { requestId } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { staticFiles } from './middleware/static-files.js';
@@ -51,7 +53,8 @@ export interface HttpDependencies {
 export function createApp({ resolve, ids, logger, settings, metrics }: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true; // errors are logged by errorHandler, never by Koa to stderr
-  const router = new Router();
+  // Every method Node parses counts as implemented, so TRACE on a known path is 405 with Allow, not 501.
+  const router = new Router({ methods: [...METHODS] });
   const schemas = requestSchemas({ maxTextLength: settings.maxTextLength });
   const json = jsonBody(settings.bodyLimitBytes);
 
@@ -72,6 +75,7 @@ export function createApp({ resolve, ids, logger, settings, metrics }: HttpDepen
   app.use(securityHeaders());
   if (settings.corsOrigins?.length) app.use(corsFor(settings.corsOrigins));
   app.use(errorHandler(logger));
+  app.use(wellFormedQuery());
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(staticFiles()); // the demo page (public/), only where no route answered

@@ -7,6 +7,7 @@ import { errorResponse, openAiErrorResponse } from './response-schemas.js';
 const ERROR_MEANINGS: Record<number, string> = {
   400: 'Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses',
   404: 'Unknown path or stored thing, or a conversation that belongs to another user',
+  408: 'The request (headers and body) did not arrive in full within the time limit (REQUEST_TIMEOUT_MS)',
   409: 'A client-supplied id reused with different content',
   413: 'Body larger than the configured limit',
   415: 'A body that is not JSON',
@@ -18,7 +19,7 @@ const ERROR_MEANINGS: Record<number, string> = {
 };
 
 /** Operations without input can still meet the HTTP parser's refusals. */
-const PARSER_REFUSAL = 'A request the HTTP parser refuses (a malformed request line or header)';
+const PARSER_REFUSAL = 'A request the HTTP parser refuses (a malformed request line or header), or, on API paths, a query with malformed percent-encoding (`detail` names `query`)';
 
 const requestId = z
   .string()
@@ -44,11 +45,12 @@ export const BODY_ERRORS = [400, 413, 415];
 
 /**
  * An operation's responses: its own (which win), the listed errors, and what any request may
- * meet before or beside its route: the HTTP parser's 400 and 431, and an unexpected fault (500).
+ * meet before or beside its route: the HTTP parser's 400 and 431, a request too slow to arrive
+ * (408), and an unexpected fault (500).
  */
 export function responses(own: Record<string, ZodOpenApiResponseObject>, ...errors: number[]): ZodOpenApiResponsesObject {
   const listed = Object.fromEntries(errors.map((status) => [String(status), errorReply(status)]));
-  const anywhere = { '400': errorReply(400, PARSER_REFUSAL), '431': errorReply(431), '500': errorReply(500) };
+  const anywhere = { '400': errorReply(400, PARSER_REFUSAL), '408': errorReply(408), '431': errorReply(431), '500': errorReply(500) };
   return { ...anywhere, ...listed, ...own };
 }
 

@@ -12,7 +12,8 @@ Every error is \`{"detail", "status": "error"}\`; every response carries \`X-Req
 a method a listed path does not list gets 405 with an \`Allow\` header naming those it does (in OpenAI's error shape on
 \`/v1/audio/speech\`, as its 405 says); HEAD is answered wherever GET is
 (without the body); a path not listed gets 404 with the error body, unless it is a file of the demo page (\`/\`) or of this
-document's explorer (\`/docs\`).`;
+document's explorer (\`/docs\`): those answer GET and HEAD, OPTIONS with 200 and \`Allow: GET, HEAD\`, and any other method
+with 405 and that \`Allow\`.`;
 
 export interface DocumentOptions {
   /** GET /metrics is listed only where it is served. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ID_RULE, isValidClientId, MAX_ID_LENGTH } from '../../domain/ids.js';
+import { clientIdProblem, ID_RULE, MAX_ID_LENGTH } from '../../domain/ids.js';
 import { ROLES } from '../../domain/message.js';
 import { assertMetadata } from '../../domain/metadata.js';
-import { codePointLength } from '../../domain/text.js';
+import { codePointLength, hasUnstorableCharacters, UNSTORABLE_RULE } from '../../domain/text.js';
 
 /** Request schemas: one per endpoint, the single source of validation (and, later, of the OpenAPI document). */
 
@@ -14,11 +14,20 @@ export const says = (message: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : message),
 });
 
+/** Adds the domain's complaint about a value, if it has one. */
+const domainRule = (problemOf: (value: string) => string | null) => (value: string, ctx: z.RefinementCtx) => {
+  const problem = problemOf(value);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+};
+
+/** Text every store can keep (no NUL, no lone surrogate): any free text a client sends. */
+export const storable = domainRule((value) => (hasUnstorableCharacters(value) ? UNSTORABLE_RULE : null));
+
 export const clientId = () =>
   z
     .string(says(ID_RULE))
-    .refine(isValidClientId, ID_RULE)
-    .meta({ description: `An id: 1..${MAX_ID_LENGTH} Unicode code points, no control characters`, minLength: 1, maxLength: MAX_ID_LENGTH * 2 });
+    .superRefine(domainRule(clientIdProblem))
+    .meta({ description: `An id: 1..${MAX_ID_LENGTH} Unicode code points, no control characters, no lone surrogates`, minLength: 1, maxLength: MAX_ID_LENGTH * 2 });
 
 /** Optional ids accept null as "not given", as many clients send it. */
 const optionalId = () =>
@@ -31,7 +40,8 @@ export const text = (max: number) =>
     .string(says(NON_EMPTY))
     .refine((s) => s.trim() !== '', NON_EMPTY)
     .refine((s) => codePointLength(s) <= max, `must be at most ${max} characters`)
-    .meta({ description: `Non-empty after trimming; at most ${max} Unicode code points`, minLength: 1 });
+    .superRefine(storable)
+    .meta({ description: `Non-empty after trimming; at most ${max} Unicode code points; no NUL character or lone surrogate`, minLength: 1 });
 
 /** Instants whose UTC form has a four-digit year, as every timestamp the service answers with must. */
 const EARLIEST = Date.parse('0000-01-01T00:00:00.000Z');
@@ -102,7 +112,7 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       user_id: clientId(),
       conversation_id: clientId(),
       session_id: optionalId(),
-      title: z.string(says('must be a string or null')).max(500, 'must be at most 500 characters').nullable().optional(),
+      title: z.string(says('must be a string or null')).max(500, 'must be at most 500 characters').superRefine(storable).nullable().optional(),
       started_at: timestamp().nullable().optional(),
       ended_at: timestamp().nullable().optional(),
       metadata: metadata().optional(),

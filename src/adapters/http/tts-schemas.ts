@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FILE_FORMATS, SPEECH_SPEED, SPEECH_TEXT_LIMIT } from '../../domain/speech.js';
-import { clientId, says, text } from './schemas.js';
+import { clientId, says, storable, text } from './schemas.js';
 
 /** Request schemas of the speech endpoints. */
 
@@ -14,7 +14,7 @@ const OWNER_NEEDED = 'is required with message_id (the message\'s owner)';
 
 const speed = () => z.number(says(SPEED_RULE)).min(SPEECH_SPEED.min, SPEED_RULE).max(SPEECH_SPEED.max, SPEED_RULE);
 const format = () => z.enum(FILE_FORMATS, says(FORMAT_RULE));
-export const voice = () => z.string(says(VOICE_RULE)).trim().min(1, VOICE_RULE).max(128, VOICE_RULE);
+export const voice = () => z.string(says(VOICE_RULE)).trim().min(1, VOICE_RULE).max(128, VOICE_RULE).superRefine(storable);
 
 /** Optional JSON fields accept null as "not given". */
 const absentAsDefault = <T extends z.ZodType, D extends z.output<T> | undefined>(schema: T, fallback: D) =>

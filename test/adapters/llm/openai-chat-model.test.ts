@@ -81,6 +81,13 @@ describe('OpenAiChatModel', () => {
     expect((await collect(model().stream(request))).chunks.at(-1)).to.include({ finishReason: 'length' });
   });
 
+  it('replaces NUL and lone surrogates in a reply with U+FFFD, plain and streamed (no store keeps them)', async () => {
+    fake.fallback = { kind: 'reply', text: 'nul\u0000 here, \ud800 lone, 😀 pair' };
+    const expected = 'nul\uFFFD here, \uFFFD lone, 😀 pair';
+    expect((await model().complete(request)).text).to.equal(expected);
+    expect(text((await collect(model().stream(request))).chunks)).to.equal(expected);
+  });
+
   it('sends a placeholder key when none is configured (local servers need none)', async () => {
     await model({ apiKey: undefined }).complete(request);
     expect(fake.requests[0]!.headers.authorization).to.match(/^Bearer \S+$/);

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { send } from '@koa/send';
 import type { Middleware } from 'koa';
@@ -36,8 +36,30 @@ export function defaultPublicDir(): string {
   }
 }
 
+const FILE_METHODS = 'GET, HEAD';
+
+/** Whether GET `urlPath` would serve a file of `root`, by the rules `send` applies (no hidden files, nothing outside). */
+export function isServedFile(root: string, urlPath: string): boolean {
+  let path: string;
+  try {
+    path = decodeURIComponent(urlPath);
+  } catch {
+    return false;
+  }
+  if (path.includes('\0') || path.split('/').some((segment) => segment.startsWith('.'))) return false;
+  const file = resolve(root, `.${path.endsWith('/') ? `${path}index.html` : path}`);
+  if (file !== root && !file.startsWith(root + sep)) return false;
+  try {
+    const found = statSync(file);
+    return found.isFile() || (found.isDirectory() && statSync(join(file, 'index.html')).isFile());
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Serves the files of `root` (GET and HEAD; `/` is index.html) for requests no route answered.
+ * Serves the files of `root` (GET and HEAD; `/` is index.html) for requests no route answered;
+ * other methods on a file's path get 405 with `Allow: GET, HEAD` (OPTIONS: 200 with Allow).
  * Mounted after the router: API routes win, and a path that is no file is left alone, so the
  * error handler still answers with the JSON 404 (or allowedMethods with its 405). Hidden files
  * and paths leaving the folder are never served.
@@ -45,7 +67,17 @@ export function defaultPublicDir(): string {
 export function staticFiles(root: string = defaultPublicDir()): Middleware {
   return async (ctx, next) => {
     await next();
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.body != null || ctx.status !== 404) return;
+    if (ctx.body != null || ctx.status !== 404) return;
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      // A file's path is a known path: other methods are told what it allows, as API paths are.
+      if (!isServedFile(root, ctx.path)) return;
+      ctx.set('Allow', FILE_METHODS);
+      if (ctx.method === 'OPTIONS') {
+        ctx.status = 200;
+        ctx.body = '';
+      } else ctx.status = 405;
+      return;
+    }
     try {
       await send(ctx, ctx.path, {
         root,

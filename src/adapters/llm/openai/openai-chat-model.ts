@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import type { ChatChunk, ChatModel, ChatReply, ChatRequest, TokenUsage } from '../../../application/ports/chat-model.js';
 import { systemPromptFor } from '../../../domain/persona.js';
 import { ChatModelFailedError } from '../../../domain/errors.js';
+import { storableText } from '../../../domain/text.js';
 import { UpstreamCall } from './upstream-call.js';
 
 import { OPENAI_BASE_URL } from './openai-base-url.js';
@@ -59,7 +60,7 @@ export class OpenAiChatModel implements ChatModel {
       const choice = completion.choices?.[0];
       if (!choice) throw new ChatModelFailedError('the language model answered without a reply');
       return {
-        text: choice.message?.content ?? '',
+        text: storableText(choice.message?.content ?? ''),
         finishReason: choice.finish_reason ?? 'stop',
         model: completion.model || this.name,
         usage: usageOf(completion.usage),
@@ -82,15 +83,21 @@ export class OpenAiChatModel implements ChatModel {
       let finishReason: string | null = null;
       let model = this.name;
       let usage: TokenUsage | null = null;
+      // A reply is stored as it comes: NUL and lone surrogates (no store keeps them) become U+FFFD.
+      // A high surrogate ending a piece waits for the next, which may hold its other half.
+      let held = '';
       for await (const chunk of chunks) {
         call.restart();
         if (chunk.model) model = chunk.model;
         usage = usageOf(chunk.usage) ?? usage;
         const choice = chunk.choices?.[0];
         if (choice?.finish_reason) finishReason = choice.finish_reason;
-        const text = choice?.delta?.content;
+        const piece = held + (choice?.delta?.content ?? '');
+        held = /[\uD800-\uDBFF]$/.test(piece) ? piece.slice(-1) : '';
+        const text = storableText(piece.slice(0, piece.length - held.length));
         if (text) yield { type: 'delta', text };
       }
+      if (held) yield { type: 'delta', text: storableText(held) };
       call.throwIfStopped();
       if (finishReason === null) throw new ChatModelFailedError('the language model stopped without finishing its reply');
       yield { type: 'finish', finishReason, model, usage };

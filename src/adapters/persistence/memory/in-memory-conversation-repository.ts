@@ -33,12 +33,13 @@ export class InMemoryConversationRepository implements ConversationRepository {
       this.store.users.set(userId, User.restore({ userId, createdAt: conversation.createdAt }));
       this.undo.record(() => this.store.users.delete(userId));
     }
-    this.store.conversations.set(conversation.conversationId, { conversation, activeAt: conversation.createdAt });
-    this.undo.record(() => this.store.conversations.delete(conversation.conversationId));
+    this.store.addConversation({ conversation, activeAt: conversation.createdAt });
+    this.undo.record(() => this.store.removeConversation(conversation.conversationId, false));
     return conversation;
   }
 
   async touch(conversationId: string, at: Date): Promise<void> {
+    this.store.noteActivity(conversationId);
     const stored = this.store.conversations.get(conversationId);
     if (!stored || stored.activeAt >= at) return;
     const previous = stored.activeAt;
@@ -62,7 +63,10 @@ export class InMemoryConversationRepository implements ConversationRepository {
   private summarize(stored: StoredConversation): ConversationSummary {
     const id = stored.conversation.conversationId;
     const timeline = this.store.timelines.get(id) ?? [];
-    const sessions = [...this.store.sessions.values()].filter((s) => s.conversationId === id && s.title !== null);
+    const sessions = [...(this.store.sessionsOf.get(id) ?? [])].flatMap((sessionId) => {
+      const session = this.store.sessions.get(sessionId);
+      return session && session.title !== null ? [session] : [];
+    });
     const latest = sessions.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
     return {
       conversation: stored.conversation,

@@ -106,6 +106,7 @@ export class InMemoryMessageRepository implements MessageRepository {
     const { message } = entry;
     this.store.messages.set(message.messageId, entry);
     if (message.replyTo !== null) this.store.replies.set(message.replyTo, message.messageId);
+    this.store.noteActivity(message.conversationId);
     let timeline = this.store.timelines.get(message.conversationId);
     if (!timeline) this.store.timelines.set(message.conversationId, (timeline = []));
     timeline.splice(firstAfter(timeline, positionOf(entry)), 0, entry);
@@ -117,7 +118,8 @@ export class InMemoryMessageRepository implements MessageRepository {
       if (entry?.message.replyTo != null) this.store.replies.delete(entry.message.replyTo);
       this.store.messages.delete(id);
     }
-    const timeline = this.store.timelines.get(conversationId) ?? [];
-    this.store.timelines.set(conversationId, timeline.filter((e) => !ids.has(e.message.messageId)));
+    const timeline = (this.store.timelines.get(conversationId) ?? []).filter((e) => !ids.has(e.message.messageId));
+    if (timeline.length > 0) this.store.timelines.set(conversationId, timeline);
+    else this.store.timelines.delete(conversationId);
   }
 }

@@ -14,10 +14,21 @@ export class InMemorySessionRepository implements SessionRepository {
   }
 
   async save(session: Session): Promise<void> {
-    const previous = this.store.sessions.get(session.sessionId);
-    this.store.sessions.set(session.sessionId, session);
-    this.undo.record(() =>
-      previous ? this.store.sessions.set(session.sessionId, previous) : this.store.sessions.delete(session.sessionId),
-    );
+    const { sessionId, conversationId } = session;
+    const previous = this.store.sessions.get(sessionId);
+    this.store.sessions.set(sessionId, session);
+    this.store.noteActivity(conversationId);
+    if (previous) {
+      this.undo.record(() => this.store.sessions.set(sessionId, previous));
+      return;
+    }
+    let ofConversation = this.store.sessionsOf.get(conversationId);
+    if (!ofConversation) this.store.sessionsOf.set(conversationId, (ofConversation = new Set()));
+    ofConversation.add(sessionId);
+    this.undo.record(() => {
+      this.store.sessions.delete(sessionId);
+      ofConversation.delete(sessionId);
+      if (ofConversation.size === 0) this.store.sessionsOf.delete(conversationId);
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { Mutex } from 'async-mutex';
+import type { Logger } from 'pino';
 import type { Repositories, UnitOfWork } from '../../../application/ports/unit-of-work.js';
 import { InMemoryConversationRepository } from './in-memory-conversation-repository.js';
 import { InMemoryMessageRepository } from './in-memory-message-repository.js';
@@ -6,27 +7,48 @@ import { InMemoryReplyNotifications } from './in-memory-reply-notifications.js';
 import { InMemoryReplyRepository } from './in-memory-reply-repository.js';
 import { InMemorySessionRepository } from './in-memory-session-repository.js';
 import { InMemoryUserRepository } from './in-memory-user-repository.js';
+import { dropLeastRecentlyActive, type Dropped } from './memory-bound.js';
 import { MemoryStore } from './memory-store.js';
 import { UndoLog } from './undo-log.js';
 
+export interface InMemoryStoreOptions {
+  /** Beyond this many messages the least recently active conversations are dropped whole. */
+  maxMessages?: number;
+  /** Told (counts only) when conversations are dropped. */
+  logger?: Pick<Logger, 'warn'>;
+  /** Where writes to replies are announced: the process's watchers. */
+  notifications?: InMemoryReplyNotifications;
+}
+
+/** A full store drops on nearly every write: the first drop is reported at once, later ones at most once a minute. */
+const REPORT_INTERVAL_MS = 60_000;
+
 /**
  * Transactions over a MemoryStore. They run one at a time, so each sees a consistent store
- * and concurrent requests cannot interleave their writes; a failed one is undone.
+ * and concurrent requests cannot interleave their writes; a failed one is undone. After each
+ * one the store is brought back within its bound.
  */
 export class InMemoryUnitOfWork implements UnitOfWork {
   private readonly mutex = new Mutex();
+  private readonly maxMessages: number;
+  private unreported: Dropped = { conversations: 0, messages: 0, sessions: 0 };
+  private lastReport = -Infinity;
+  readonly notifications: InMemoryReplyNotifications;
 
   constructor(
     readonly store: MemoryStore = new MemoryStore(),
-    /** Where writes to replies are announced: the process's watchers. */
-    readonly notifications: InMemoryReplyNotifications = new InMemoryReplyNotifications(),
-  ) {}
+    private readonly options: InMemoryStoreOptions = {},
+  ) {
+    this.maxMessages = options.maxMessages ?? 100_000;
+    this.notifications = options.notifications ?? new InMemoryReplyNotifications();
+  }
 
   run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
     return this.mutex.runExclusive(async () => {
       const undo = new UndoLog();
+      let result: T;
       try {
-        return await work({
+        result = await work({
           users: new InMemoryUserRepository(this.store, undo),
           conversations: new InMemoryConversationRepository(this.store, undo),
           messages: new InMemoryMessageRepository(this.store, undo),
@@ -37,6 +59,26 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         undo.rollback();
         throw error;
       }
+      this.keepWithinBound();
+      return result;
     });
+  }
+
+  private keepWithinBound(): void {
+    const dropped = dropLeastRecentlyActive(this.store, this.maxMessages);
+    if (dropped.conversations + dropped.messages + dropped.sessions === 0) return;
+    this.unreported = {
+      conversations: this.unreported.conversations + dropped.conversations,
+      messages: this.unreported.messages + dropped.messages,
+      sessions: this.unreported.sessions + dropped.sessions,
+    };
+    if (Date.now() - this.lastReport < REPORT_INTERVAL_MS) return;
+    const { conversations, messages, sessions } = this.unreported;
+    this.options.logger?.warn(
+      { droppedConversations: conversations, droppedMessages: messages, droppedSessions: sessions, maxMessages: this.maxMessages },
+      `in-memory store full (MEMORY_STORE_MAX_MESSAGES=${this.maxMessages}): dropped the ${conversations} least recently active conversation(s), ${messages} message(s)`,
+    );
+    this.unreported = { conversations: 0, messages: 0, sessions: 0 };
+    this.lastReport = Date.now();
   }
 }

@@ -24,10 +24,51 @@ export class MemoryStore {
   /** Assistant reply id by the user message id it answers. */
   readonly replies = new Map<string, string>();
   readonly sessions = new Map<string, Session>();
+  /** Session ids by conversation, so a conversation's sessions are found without a scan. */
+  readonly sessionsOf = new Map<string, Set<string>>();
+  /** How many stored conversations each user has: a dropped user's last one takes the user along. */
+  readonly conversationCounts = new Map<string, number>();
+  /**
+   * Conversation ids, least recently written first: a Map keeps insertion order, and a write
+   * moves its conversation to the end, so both the move and finding the oldest are O(1).
+   */
+  readonly recency = new Map<string, true>();
   private lastSeq = 0;
 
   nextSeq(): number {
     return ++this.lastSeq;
+  }
+
+  /** A write to the conversation: it becomes the most recently active. */
+  noteActivity(conversationId: string): void {
+    this.recency.delete(conversationId);
+    this.recency.set(conversationId, true);
+  }
+
+  addConversation(stored: StoredConversation): void {
+    const { conversationId, userId } = stored.conversation;
+    this.conversations.set(conversationId, stored);
+    this.conversationCounts.set(userId, (this.conversationCounts.get(userId) ?? 0) + 1);
+    this.noteActivity(conversationId);
+  }
+
+  /**
+   * Removes the conversation record, not its messages or sessions. `forgetUser`: and its user,
+   * when it was their last (dropping; an undone claim removes the user it made itself).
+   */
+  removeConversation(conversationId: string, forgetUser: boolean): void {
+    const stored = this.conversations.get(conversationId);
+    if (stored) {
+      this.conversations.delete(conversationId);
+      const { userId } = stored.conversation;
+      const left = (this.conversationCounts.get(userId) ?? 1) - 1;
+      if (left > 0) this.conversationCounts.set(userId, left);
+      else {
+        this.conversationCounts.delete(userId);
+        if (forgetUser) this.users.delete(userId);
+      }
+    }
+    if (!this.timelines.has(conversationId) && !this.sessionsOf.has(conversationId)) this.recency.delete(conversationId);
   }
 }
 

@@ -22,7 +22,7 @@ export class MikroOrmConversationRepository implements ConversationRepository {
     // Of two racing inserts one waits for the other and then updates nothing but still returns
     // the winner's row; the user is stored only with a conversation that was created.
     const rows = await this.em.execute<ConversationRow[]>(
-      `with claimed as (
+      `/* conversations.claim */ with claimed as (
          insert into conversations (conversation_id, user_id, created_at, active_at) values (?, ?, ?, ?)
          on conflict (conversation_id) do update set active_at = conversations.active_at
          returning *, xmax = 0 as created),
@@ -43,7 +43,7 @@ export class MikroOrmConversationRepository implements ConversationRepository {
     const seek = after ? 'and (c.active_at, c.conversation_id) < (?, ?)' : '';
     // Counts live on the conversation row; the title is two index lookups per listed conversation.
     const rows = await this.em.execute<SummaryRow[]>(
-      `select c.*,
+      `/* conversations.list_by_user */ select c.*,
          (select s.title from sessions s where s.conversation_id = c.conversation_id and s.title is not null
             order by s.updated_at desc limit 1) as session_title,
          (select m.text from messages m where m.conversation_id = c.conversation_id

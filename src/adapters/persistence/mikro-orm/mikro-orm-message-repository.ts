@@ -51,7 +51,7 @@ export class MikroOrmMessageRepository implements MessageRepository {
     if (messages.length === 0) return [];
     // seq follows the order of the input (ordinality); any conflict (id, or a second reply) skips the row.
     const rows = await this.em.execute<{ message_id: string }[]>(
-      `insert into messages (${MESSAGE_COLUMNS})
+      `/* messages.insert */ insert into messages (${MESSAGE_COLUMNS})
        select ${MESSAGE_COLUMNS} from ${MESSAGE_INPUT} order by ord
        on conflict do nothing returning message_id`,
       [messagesJson(messages)],
@@ -63,7 +63,7 @@ export class MikroOrmMessageRepository implements MessageRepository {
   async append(conversation: Conversation, messages: Message[]): Promise<AppendResult> {
     const { conversationId, userId, createdAt } = conversation;
     const [row] = await this.em.execute<{ claimed: ConversationRow | null; existing: ConversationRow | null; taken: MessageRow[]; inserted: string[] }[]>(
-      `with input as (select * from ${MESSAGE_INPUT}),
+      `/* messages.append */ with input as (select * from ${MESSAGE_INPUT}),
        taken as (select m.* from messages m where m.message_id in (select message_id from input)),
        claimed as (
          insert into conversations (conversation_id, user_id, created_at, active_at)
@@ -100,7 +100,7 @@ export class MikroOrmMessageRepository implements MessageRepository {
   async pageOwned(conversationId: string, userId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<OwnedPage> {
     // The conversation and the page in one statement: no page is read for another user's conversation.
     const rows = await this.em.execute<(MessageRow & { owner_id: string; owner_created_at: string })[]>(
-      `select c.user_id as owner_id, c.created_at as owner_created_at, m.*
+      `/* messages.page_owned */ select c.user_id as owner_id, c.created_at as owner_created_at, m.*
        from conversations c
        left join lateral (
          select * from messages where conversation_id = c.conversation_id and c.user_id = ? ${seek(order, after)}
@@ -137,7 +137,7 @@ export class MikroOrmMessageRepository implements MessageRepository {
   async deleteOwned(conversationId: string, userId: string, messageIds: string[] | null): Promise<{ conversation: Conversation | null; deleted: number }> {
     const which = messageIds === null ? '' : 'and m.message_id in (select json_array_elements_text(?::json))';
     const [row] = await this.em.execute<{ conversation: ConversationRow | null; deleted: string }[]>(
-      `with deleted as (
+      `/* messages.delete_owned */ with deleted as (
          delete from messages m using conversations c
          where c.conversation_id = ? and c.user_id = ? and m.conversation_id = c.conversation_id ${which}
          returning 1)

@@ -25,7 +25,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
     const [row] = await this.em.execute<
       { claimed: ConversationRow | null; existing: ConversationRow | null; taken: MessageRow | null; taken_reply: MessageRow | null; history: MessageRow[]; inserted: string }[]
     >(
-      `with input as (select * from ${MESSAGE_INPUT}),
+      `/* replies.begin */ with input as (select * from ${MESSAGE_INPUT}),
        taken as (select * from messages where message_id = ?),
        taken_reply as (select * from messages where reply_to = ?),
        history as (
@@ -65,7 +65,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
 
   async reopen(reply: Message): Promise<Message | null> {
     const rows = await this.em.execute<MessageRow[]>(
-      `with replaced as (
+      `/* replies.reopen */ with replaced as (
          update messages set message_id = ?, text = '', status = 'in_progress', metadata = ?::jsonb, created_at = ?, alive_at = ?
          where reply_to = ? and status = 'completed' and metadata->>'finish_reason' in (${CUT_SHORT_LIST})
          returning *),
@@ -81,7 +81,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
 
   async advance(replyId: string, text: string, at: Date): Promise<boolean> {
     const rows = await this.em.execute<{ message_id: string }[]>(
-      `with advanced as (
+      `/* replies.advance */ with advanced as (
          update messages set text = text || ?, alive_at = ? where message_id = ? and status = 'in_progress' returning message_id)
        select message_id, pg_notify('${REPLY_CHANNEL}', message_id) from advanced`,
       [text, at, replyId],
@@ -91,7 +91,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
 
   async finish(reply: Message, at: Date): Promise<Message | null> {
     const [row] = await this.em.execute<{ finished: MessageRow | null; current: MessageRow | null; removed: string }[]>(
-      `with current as (select * from messages where message_id = ?),
+      `/* replies.finish */ with current as (select * from messages where message_id = ?),
        finished as (
          update messages set text = ?, metadata = ?::jsonb, status = 'completed', alive_at = null
          where message_id = ? and status = 'in_progress' and ? <> '' returning *),
@@ -113,7 +113,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
 
   async findInProgress(conversationId: string): Promise<Message | null> {
     const rows = await this.em.execute<MessageRow[]>(
-      `select * from messages where conversation_id = ? and status = 'in_progress' order by created_at desc, seq desc limit 1`,
+      `/* replies.find_in_progress */ select * from messages where conversation_id = ? and status = 'in_progress' order by created_at desc, seq desc limit 1`,
       [conversationId],
     );
     return rows[0] ? toMessage(rows[0]) : null;
@@ -121,7 +121,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
 
   async interruptStale(before: Date, at: Date): Promise<number> {
     const rows = await this.em.execute<{ message_id: string }[]>(
-      `with stale as (
+      `/* replies.interrupt_stale */ with stale as (
          select message_id, conversation_id, text from messages
          where status = 'in_progress' and coalesce(alive_at, created_at) < ? for update skip locked),
        finished as (

@@ -1,0 +1,38 @@
+import { expect } from 'chai';
+import { startTestService, type TestService } from '../support/service.js';
+
+const RULE = 'query: malformed percent-encoding: each % must begin a valid UTF-8 sequence, such as %C3%A9';
+
+describe('percent-encoding in the query', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService();
+  });
+  after(() => service.stop());
+
+  for (const [what, method, path] of [
+    ['a truncated sequence', 'GET', '/api/tts?text=%E0%A4%A'],
+    ['an encoded lone surrogate', 'GET', '/api/tts?text=a%ED%A0%80b'],
+    ['a % without hex digits', 'GET', '/api/chat/conversations?user_id=100%'],
+    ['an invalid UTF-8 byte', 'GET', '/api/chat/conversations?user_id=%FF'],
+    ['a sequence cut by &', 'DELETE', '/api/chat/deleteMessages?user_id=u&conversation_id=%C3&all=true'],
+    ['a parameter the route ignores', 'GET', '/v1/health?x=%E2%82'],
+  ] as const) {
+    it(`${what} is 400 naming query on an API path`, async () => {
+      const res = await service.call(method, path);
+      expect(res.status).to.equal(400);
+      expect(res.json.detail).to.equal(RULE);
+      expect(res.json.errors).to.deep.equal([{ field: 'query', message: RULE.slice('query: '.length) }]);
+    });
+  }
+
+  it('well-formed sequences, + and plain text still work', async () => {
+    const res = await service.call('GET', '/api/chat/conversations?user_id=caf%C3%A9+%F0%9F%98%80');
+    expect(res.status).to.equal(200);
+    expect((await service.call('GET', '/api/tts/voices?x=%41')).status).to.equal(200);
+  });
+
+  it('outside the API (the demo page) the query is not read, so it is not judged', async () => {
+    expect((await service.call('GET', '/?x=%E0%A4%A')).status).to.equal(200);
+  });
+});
