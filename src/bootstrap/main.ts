@@ -29,6 +29,8 @@ async function main(): Promise<void> {
       },
     );
   };
+  // Certificate renewals: re-read the files without a restart (they are also watched).
+  if (config.transport.tls) process.on('SIGHUP', () => void service.reloadCertificates('SIGHUP'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 }

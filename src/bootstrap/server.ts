@@ -1,22 +1,32 @@
 import { once } from 'node:events';
 import { v7 as uuidv7 } from 'uuid';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import type { Http2SecureServer } from 'node:http2';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../adapters/http/create-app.js';
+import { strictTransportSecurity } from '../adapters/http/middleware/security-headers.js';
+import { loadCertificates } from './certificates.js';
 import type { Config } from './config.js';
 import { buildContainer } from './container.js';
 import { VERSION } from './project-files.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
+import { plainTransport, tlsTransport } from './transport.js';
 
 export interface RunningService {
   url: string;
-  server: Server;
+  /** HTTP/1.1 (http.Server), or HTTPS with HTTP/2 and HTTP/1.1 (http2.Http2SecureServer). */
+  server: Server | Http2SecureServer;
+  /** Re-reads the TLS certificate files (SIGHUP); false without TLS, when unchanged, or when refused. */
+  reloadCertificates(reason?: string): Promise<boolean>;
   /** Stops accepting, lets in-flight requests finish (up to the deadline), closes resources. */
   stop(): Promise<void>;
 }
 
 export async function startService(config: Config, overrides: AdapterOverrides = {}): Promise<RunningService> {
+  const { tls, hsts, trustProxy } = config.transport;
+  // Before anything else starts: a bad certificate stops start-up with one line.
+  const certificates = tls ? await loadCertificates(tls) : undefined;
   const container = await buildContainer(config, overrides);
   const logger = container.get(TOKENS.Logger);
   const app = createApp({
@@ -30,38 +40,38 @@ export async function startService(config: Config, overrides: AdapterOverrides =
       ssePingIntervalMs: config.ssePingIntervalMs,
       corsOrigins: config.corsOrigins,
       version: VERSION,
+      trustProxy,
+      hsts,
     },
   });
-  // 64 KiB of headers (Node's default is 16): GET /api/tts?text= may carry 4,096 characters, percent-encoded.
-  const server = createServer({ maxHeaderSize: 64 * 1024 }, app.callback());
-  server.on('clientError', answerUnparsableRequest);
+  const transport =
+    tls && certificates
+      ? tlsTransport({ files: tls, certificates, listener: app.callback(), logger })
+      : plainTransport(app.callback());
+  const { server } = transport;
+  const extraHeaders = transport.scheme === 'https' ? `Strict-Transport-Security: ${strictTransportSecurity(hsts)}\r\n` : '';
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerUnparsableRequest(error, socket, extraHeaders));
   server.listen(config.port, config.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `${transport.scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive connections are closed as soon as their last request is answered.
-      server.closeIdleConnections();
-      const sweep = setInterval(() => server.closeIdleConnections(), 50);
-      const deadline = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
-      await closed;
-      clearInterval(sweep);
-      clearTimeout(deadline);
+      await transport.close(config.shutdownTimeoutMs);
       await container.get(TOKENS.Lifetime).close();
     })());
-  return { url, server, stop };
+  return { url, server, reloadCertificates: (reason = 'SIGHUP') => transport.reloadCertificates(reason), stop };
 }
 
 /**
- * Requests Node's HTTP parser refuses (headers too large, malformed request lines) never
- * reach Koa; they still get the JSON error body rather than a bare status line.
+ * Requests Node's HTTP/1.1 parser refuses (headers too large, malformed request lines) never
+ * reach Koa; they still get the JSON error body rather than a bare status line. (HTTP/2 refuses
+ * such requests per stream, with RST_STREAM, before any request exists to answer.)
  */
-function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex, extraHeaders: string): void {
   if (!socket.writable || (error as { bytesParsed?: number }).bytesParsed === undefined) {
     socket.destroy();
     return;
@@ -71,6 +81,6 @@ function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex): 
   const body = JSON.stringify({ detail: tooLarge ? 'request headers (or URL) too large' : 'malformed HTTP request', status: 'error' });
   socket.end(
     `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${uuidv7()}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+      `X-Request-Id: ${uuidv7()}\r\nX-Content-Type-Options: nosniff\r\n${extraHeaders}Connection: close\r\n\r\n${body}`,
   );
 }

@@ -5,7 +5,7 @@ import { contractEncoder, uiMessageEncoder } from '../chat-stream-encoders.js';
 import { mapError } from '../error-mapping.js';
 import { logUnexpected } from '../middleware/error-handler.js';
 import type { RequestSchemas } from '../schemas.js';
-import { SseWriter } from '../sse-writer.js';
+import { responseClosed, SseWriter } from '../sse-writer.js';
 import { readStreamRequest, uiChatRequestSchema } from '../stream-request.js';
 import { StreamChatReply } from '../../../application/use-cases/stream-chat-reply.js';
 import type { Resolve } from '../resolve.js';
@@ -31,10 +31,10 @@ export function streamRoutes(router: Router, resolve: Resolve, schemas: RequestS
 
     const client = new AbortController();
     const onClose = () => {
-      if (!ctx.res.writableFinished) client.abort();
+      if (!ctx.res.writableEnded) client.abort(); // writableFinished is also true after an HTTP/2 reset
     };
     ctx.res.once('close', onClose);
-    if (ctx.res.destroyed) onClose();
+    if (responseClosed(ctx.res)) onClose();
 
     const encoder = protocol === 'ui-message' ? uiMessageEncoder() : contractEncoder();
     const sse = SseWriter.open(ctx, encoder.headers, options.pingIntervalMs);
