@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
@@ -23,7 +24,8 @@ export function parseAddress(text: string): Address | null {
   const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(candidate);
   if (bracketed) candidate = bracketed[1]!;
   else if (/^[\d.]+:\d{1,5}$/.test(candidate)) candidate = candidate.slice(0, candidate.lastIndexOf(':'));
-  if (!ipaddr.isValid(candidate)) return null;
+  // node:net is strict where ipaddr.js follows inet_aton ("10.0.0", "0x7f.1", octal "010.0.0.1").
+  if (isIP(candidate) === 0) return null;
   try {
     return ipaddr.process(candidate);
   } catch {
@@ -36,20 +38,23 @@ export function formatAddress(address: Address): string {
   return address.kind() === 'ipv6' ? (address as ipaddr.IPv6).toRFC5952String() : address.toString();
 }
 
+const notAnEntry = (entry: string) => new TypeError(`"${entry}" is neither an address, a CIDR range nor one of ${TRUST_PROXY_SHORTCUTS.join(', ')}`);
+
 function parseRange(entry: string): Range[] {
   const shortcut = SHORTCUTS[entry.toLowerCase()];
   if (shortcut) return shortcut.flatMap(parseRange);
   if (entry.includes('/')) {
-    if (!ipaddr.isValidCIDR(entry)) throw new TypeError(`"${entry}" is neither an address, a CIDR range nor one of ${TRUST_PROXY_SHORTCUTS.join(', ')}`);
-    const [address, bits] = ipaddr.parseCIDR(entry);
+    const [address, bits] = entry.split('/');
+    if (isIP(address!) === 0 || !/^\d{1,3}$/.test(bits!) || !ipaddr.isValidCIDR(entry)) throw notAnEntry(entry);
+    const [range, prefix] = ipaddr.parseCIDR(entry);
     // ::ffff:10.0.0.0/104 means 10.0.0.0/8: addresses are compared after normalising.
-    if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
-      return [[(address as ipaddr.IPv6).toIPv4Address(), bits - 96]];
+    if (range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() && prefix >= 96) {
+      return [[(range as ipaddr.IPv6).toIPv4Address(), prefix - 96]];
     }
-    return [[address, bits]];
+    return [[range, prefix]];
   }
   const address = parseAddress(entry);
-  if (!address) throw new TypeError(`"${entry}" is neither an address, a CIDR range nor one of ${TRUST_PROXY_SHORTCUTS.join(', ')}`);
+  if (!address) throw notAnEntry(entry);
   return [[address, address.kind() === 'ipv4' ? 32 : 128]];
 }
 
