@@ -12,6 +12,9 @@ export const MAX_HEADER_BYTES = 64 * 1024;
 /** What browsers and nginx use: enough for a page with many resumed streams. */
 const MAX_CONCURRENT_STREAMS = 128;
 
+/** An HTTP/2 connection with no stream open this long is closed (GOAWAY), as HTTP/1.1's keep-alive times out. */
+const SESSION_IDLE_MS = 120_000;
+
 export type RequestListener = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
 
 /** The listening side of the service: plain HTTP/1.1, or HTTPS with HTTP/2 and HTTP/1.1 on one port. */
@@ -42,6 +45,8 @@ export interface TlsTransportOptions {
   logger: Logger;
   /** Quiet time after a change in the certificates' folders before they are read again. */
   reloadDebounceMs?: number;
+  /** How long an HTTP/2 connection may stay open with no stream. */
+  sessionIdleMs?: number;
 }
 
 /**
@@ -49,7 +54,7 @@ export interface TlsTransportOptions {
  * certificates are swapped in place (setSecureContext) when their files change or on SIGHUP;
  * connections already open keep the certificate they started with.
  */
-export function tlsTransport({ files, certificates, listener, logger, reloadDebounceMs = 1000 }: TlsTransportOptions): Transport {
+export function tlsTransport({ files, certificates, listener, logger, reloadDebounceMs = 1000, sessionIdleMs = SESSION_IDLE_MS }: TlsTransportOptions): Transport {
   const server = createSecureServer(
     { ...certificates.secureContext, allowHTTP1: true, settings: { maxHeaderListSize: MAX_HEADER_BYTES, maxConcurrentStreams: MAX_CONCURRENT_STREAMS } },
     listener,
@@ -59,7 +64,11 @@ export function tlsTransport({ files, certificates, listener, logger, reloadDebo
   const sessions = new Set<ServerHttp2Session>();
   server.on('session', (session) => {
     sessions.add(session);
-    session.once('close', () => sessions.delete(session));
+    const stopIdleTimer = closeWhenIdle(session, sessionIdleMs);
+    session.once('close', () => {
+      sessions.delete(session);
+      stopIdleTimer();
+    });
   });
   const sockets = new Set<Socket>();
   server.on('secureConnection', (socket: Socket) => {
@@ -109,6 +118,25 @@ export function tlsTransport({ files, certificates, listener, logger, reloadDebo
     });
   };
   return { server, scheme: 'https', reloadCertificates, close };
+}
+
+/** Closes `session` (GOAWAY) once no stream has been open on it for `idleMs`; returns a function that stops the timer. */
+function closeWhenIdle(session: ServerHttp2Session, idleMs: number): () => void {
+  let open = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    timer = setTimeout(() => session.close(), idleMs);
+    timer.unref();
+  };
+  session.on('stream', (stream) => {
+    open++;
+    clearTimeout(timer);
+    stream.once('close', () => {
+      if (--open === 0 && !session.closed) arm();
+    });
+  });
+  arm();
+  return () => clearTimeout(timer);
 }
 
 /**
