@@ -1,6 +1,10 @@
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { capturedLogger } from '../support/log-capture.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { makeCertificate } from '../support/tls-clients.js';
 
 /** The access-log line of the request with this X-Request-Id. */
 function accessLine(lines: string[], requestId: string): Record<string, unknown> {
@@ -59,6 +63,21 @@ describe('TRUST_PROXY: forwarding headers count only from trusted proxies', () =
     expect(res.status).to.equal(200);
     expect(res.headers.get('strict-transport-security')).to.equal('max-age=600; includeSubDomains');
     expect(accessLine(lines, 'chain-1')).to.include({ client: '203.0.113.9', path: '/api/chat/loadMessages' });
+  });
+
+  it('over its own TLS HSTS is sent even when a trusted proxy says the client used http', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trust-tls-'));
+    try {
+      const { certFile, keyFile } = makeCertificate(dir);
+      const { service, lines } = await start({ TRUST_PROXY: 'loopback', TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile });
+      const res = await service.call('GET', '/v1/health', { headers: { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'http', 'x-request-id': 'tls-1' } });
+      expect(res.headers.get('strict-transport-security')).to.equal('max-age=15552000');
+      expect(accessLine(lines, 'tls-1')).to.include({ client: '203.0.113.9', http: '2.0' });
+    } finally {
+      await service?.stop(); // before its certificate's folder goes
+      service = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads RFC 7239 Forwarded from a trusted proxy', async () => {

@@ -20,7 +20,8 @@ const DESCRIPTION = `A conversational-assistant backend: chat (plain and streame
 Every error is \`{"detail", "status": "error"}\`; every response carries \`X-Request-Id\`. Beyond the operations listed here:
 a method a listed path does not list gets 405 with an \`Allow\` header naming those it does; HEAD is answered wherever GET is
 (without the body); a path not listed gets 404 with the error body, unless it is a file of the demo page (\`/\`) or of this
-document's explorer (\`/docs\`).`;
+document's explorer (\`/docs\`). Over HTTPS (HTTP/2 or HTTP/1.1; the service's own TLS, or a trusted proxy saying
+the client used https) every response also carries \`Strict-Transport-Security\`.`;
 
 export interface DocumentOptions {
   /** GET /metrics is listed only where it is served. */

@@ -17,15 +17,17 @@ export interface HstsSettings {
 }
 
 /**
- * The headers above, and `Strict-Transport-Security` on requests that came over HTTPS (directly,
- * or through a trusted proxy that says so: `ctx.state.client`, set by clientOrigin). Browsers
- * ignore HSTS over plain HTTP, and sending it there would only mislead.
+ * The headers above, and `Strict-Transport-Security` on requests that came over HTTPS: to this
+ * service's own TLS (whatever a proxy says), or through a trusted proxy that says the client used
+ * https (`ctx.state.client`, set by clientOrigin). Browsers ignore HSTS over plain HTTP, and
+ * sending it there would only mislead.
  */
 export function securityHeaders(hsts?: HstsSettings): Middleware {
   const strictTransport = hsts ? strictTransportSecurity(hsts) : undefined;
   return async (ctx, next) => {
     ctx.set(HEADERS);
-    if (strictTransport && ctx.state.client?.protocol === 'https') ctx.set('Strict-Transport-Security', strictTransport);
+    // ctx.secure is the socket's own TLS (Koa's app.proxy stays off).
+    if (strictTransport && (ctx.secure || ctx.state.client?.protocol === 'https')) ctx.set('Strict-Transport-Security', strictTransport);
     await next();
   };
 }
