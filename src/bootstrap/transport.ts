@@ -62,8 +62,10 @@ export function tlsTransport({ files, certificates, listener, logger, reloadDebo
   // The HTTP/1.1 side of an HTTP/2 server reads these from the server (http.Server sets them itself).
   Object.assign(server, { maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: 5000 });
   const sessions = new Set<ServerHttp2Session>();
+  let stopping = false;
   server.on('session', (session) => {
     sessions.add(session);
+    if (stopping) session.close(); // its handshake was under way when close() began
     const stopIdleTimer = closeWhenIdle(session, sessionIdleMs);
     session.once('close', () => {
       sessions.delete(session);
@@ -107,15 +109,17 @@ export function tlsTransport({ files, certificates, listener, logger, reloadDebo
   );
 
   const close = async (timeoutMs: number) => {
+    stopping = true;
     watch.close();
-    // HTTP/2: GOAWAY, so clients open no new streams here; the open ones finish.
-    for (const session of sessions) session.close();
-    await closeGracefully(server, timeoutMs, {
+    const closed = closeGracefully(server, timeoutMs, {
       cutAll: () => {
         for (const session of sessions) session.destroy();
         for (const socket of sockets) socket.destroy();
       },
     });
+    // HTTP/2: GOAWAY, so clients open no new streams here; the open ones finish.
+    for (const session of sessions) session.close();
+    await closed;
   };
   return { server, scheme: 'https', reloadCertificates, close };
 }
