@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +109,23 @@ describe('TLS certificates are re-read without a restart', function () {
     expect(await service.reloadCertificates('SIGHUP')).to.equal(true);
     expect((await http2Fetch(`${service.url}/v1/health`)).fingerprint).to.equal(other.fingerprint);
     expect(await service.reloadCertificates('SIGHUP'), 'the same files again: nothing to do').to.equal(false);
+  });
+
+  it('TLS_CA_FILE: the intermediate certificates go out after the certificate', async () => {
+    const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] });
+    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+    run('req', '-x509', ...ec, '-days', '1', '-subj', '/CN=Test Intermediate', '-addext', 'basicConstraints=critical,CA:TRUE', '-keyout', 'ca.key', '-out', 'ca.crt');
+    run('req', ...ec, '-subj', '/CN=localhost', '-keyout', 'leaf.key', '-out', 'leaf.csr');
+    writeFileSync(join(dir, 'leaf.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+    run('x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '1', '-extfile', 'leaf.ext', '-out', 'leaf.crt');
+    service = await startTestService({ TLS_CERT_FILE: join(dir, 'leaf.crt'), TLS_KEY_FILE: join(dir, 'leaf.key'), TLS_CA_FILE: join(dir, 'ca.crt') });
+    const { port } = new URL(service.url);
+    // Not execFileSync: the service answers the handshake from this very process. An empty stdin ends s_client.
+    const client = promisify(execFile)('openssl', ['s_client', '-connect', `127.0.0.1:${port}`, '-showcerts'], { timeout: 10_000 });
+    client.child.stdin?.end();
+    const shown = (await client).stdout;
+    const sent = [...shown.matchAll(/^ *\d+ s:(.*)$/gm)].map((m) => m[1]!.trim());
+    expect(sent).to.deep.equal(['CN = localhost', 'CN = Test Intermediate']);
   });
 
   for (const [name, arrange, line] of [
