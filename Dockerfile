@@ -36,8 +36,9 @@ COPY --from=build /app/dist ./dist
 COPY public ./public
 USER node
 EXPOSE 8080
+# With TLS_CERT_FILE the service speaks HTTPS; its certificate names the public host, not 127.0.0.1.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/v1/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+  CMD NODE_TLS_REJECT_UNAUTHORIZED=0 node --no-warnings -e "fetch((process.env.TLS_CERT_FILE?'https':'http')+'://127.0.0.1:'+(process.env.PORT||8080)+'/v1/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # node itself, never `npm start`: npm would stand between tini and the service.

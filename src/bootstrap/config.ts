@@ -3,6 +3,7 @@ import { integer as integerField, optionalText } from './environment-fields.js';
 import { LLM_ENVIRONMENT, llmConfigFrom, type LlmConfig } from './llm-config.js';
 import { DEPENDENCY_ENVIRONMENT, graphConfigFrom, readinessConfigFrom, type GraphConfig, type ReadinessConfig } from './dependency-config.js';
 import { TTS_ENVIRONMENT, ttsConfigFrom, type TtsConfig } from './tts-config.js';
+import { TRANSPORT_ENVIRONMENT, transportConfigFrom, type TransportConfig } from './transport-config.js';
 
 const integer = (min: number, max: number, fallback: number) => integerField(min, max).default(fallback);
 
@@ -33,6 +34,7 @@ const environmentSchema = z.object({
   ...LLM_ENVIRONMENT,
   ...DEPENDENCY_ENVIRONMENT,
   ...TTS_ENVIRONMENT,
+  ...TRANSPORT_ENVIRONMENT,
   DATABASE_URL: z
     .string()
     .trim()
@@ -76,6 +78,8 @@ export interface Config {
   readiness: ReadinessConfig;
   /** Text to speech: the embedded eSpeak NG, or an OpenAI-compatible speech API. */
   tts: TtsConfig;
+  /** TLS (HTTPS with HTTP/2), HSTS and the proxies whose forwarding headers are believed. */
+  transport: TransportConfig;
 }
 
 export class ConfigInvalidError extends Error {}
@@ -96,6 +100,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   const env = parsed.data;
   const llm = llmConfigFrom(env);
   if (typeof llm === 'string') throw new ConfigInvalidError(`invalid configuration: ${llm}`);
+  const transport = transportConfigFrom(env);
+  if (typeof transport === 'string') throw new ConfigInvalidError(`invalid configuration: ${transport}`);
   return {
     port: env.PORT,
     host: env.HOST,
@@ -119,5 +125,6 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     graph: graphConfigFrom(env),
     readiness: readinessConfigFrom(env),
     tts: ttsConfigFrom(env),
+    transport,
   };
 }

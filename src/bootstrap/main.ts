@@ -35,6 +35,8 @@ async function main(): Promise<void> {
       },
     );
   };
+  // Certificate renewals: re-read the files without a restart (they are also watched).
+  if (config.transport.tls) process.on('SIGHUP', () => void service.reloadCertificates('SIGHUP'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { STATIC_CONTENT_SECURITY_POLICY } from '../../src/adapters/http/middleware/static-files.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { makeCertificate } from '../support/tls-clients.js';
 
 /**
  * The demo page (public/) in a real browser: Debian's Chromium driven by playwright-core.
@@ -86,7 +87,8 @@ describe('demo page: static files', () => {
   });
 });
 
-describe('demo page in Chromium', function () {
+/** The whole page over plain HTTP, and again over HTTPS (a self-signed certificate; HTTP/2 by ALPN). */
+const demoInChromium = (scheme: 'http' | 'https') => function (this: Mocha.Suite) {
   this.timeout(30_000);
 
   let service: TestService;
@@ -102,11 +104,13 @@ describe('demo page in Chromium', function () {
       console.warn(`      (skipped: no Chromium at ${CHROMIUM}; install it with apt-get install -y chromium, or set CHROMIUM_PATH)`);
       this.skip();
     }
-    service = await startTestService({ OFFLINE_STREAM_DELAY_MS: '20' });
     profile = mkdtempSync(join(tmpdir(), 'demo-chromium-'));
+    const tls = scheme === 'https' ? makeCertificate(profile, 'demo') : undefined;
+    service = await startTestService({ OFFLINE_STREAM_DELAY_MS: '20', ...(tls ? { TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile } : {}) });
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
+      ignoreHTTPSErrors: scheme === 'https',
       args: CHROMIUM_ARGS,
       viewport: { width: 1280, height: 800 },
     });
@@ -168,7 +172,12 @@ describe('demo page in Chromium', function () {
   };
 
   it('opens, shows the persona and the graph database status', async () => {
-    await page.goto(`${service.url}/`);
+    const opened = await page.goto(`${service.url}/`);
+    expect(service.url.startsWith(`${scheme}:`)).to.equal(true);
+    if (scheme === 'https') {
+      expect(await page.evaluate(`performance.getEntriesByType('navigation')[0].nextHopProtocol`), 'the page came over HTTP/2').to.equal('h2');
+      expect(opened?.headers()['strict-transport-security']).to.equal('max-age=15552000');
+    }
     const persona = (await service.call('GET', '/api/ai/traits')).json;
     expect(persona.name).to.be.a('string').and.not.equal('');
     await waitUntil(`document.querySelector('#persona-name').textContent === ${JSON.stringify(persona.name)}`);
@@ -234,7 +243,7 @@ describe('demo page in Chromium', function () {
     expect(await page.locator('#chat-title').textContent()).to.equal(title);
 
     mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, 'demo.png') });
+    await page.screenshot({ path: join(ARTIFACTS, scheme === 'https' ? 'demo-https.png' : 'demo.png') });
   });
 
   it('shows the stored messages again after a reload', async () => {
@@ -393,4 +402,7 @@ describe('demo page in Chromium', function () {
   it('logged no script errors and no refused resources', () => {
     expect(problems).to.deep.equal([]);
   });
-});
+};
+
+describe('demo page in Chromium', demoInChromium('http'));
+describe('demo page in Chromium over HTTPS (HTTP/2)', demoInChromium('https'));

@@ -2,6 +2,7 @@ import { loadConfig } from '../../src/bootstrap/config.js';
 import { startService, type RunningService } from '../../src/bootstrap/server.js';
 import type { AdapterOverrides } from '../../src/bootstrap/tokens.js';
 import { conformanceOf, expectDocumented, forgetDocument, headerReader } from './documented-responses.js';
+import { http2Fetch } from './tls-clients.js';
 
 export interface TestService extends RunningService {
   /**
@@ -44,8 +45,11 @@ export async function startTestService(
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(service.url + path, { method, headers, body });
-    const text = await response.text();
+    // Over TLS (a self-signed test certificate), HTTP/2 through node:http2; else fetch().
+    const response = service.url.startsWith('https:')
+      ? await http2Fetch(service.url + path, { method, headers, body })
+      : await fetch(service.url + path, { method, headers, body });
+    const text = response instanceof Response ? await response.text() : response.text;
     let json: unknown;
     try {
       json = JSON.parse(text);

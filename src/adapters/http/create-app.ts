@@ -8,7 +8,9 @@ import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
 import { wellFormedQuery } from './middleware/query-encoding.js';
 import { requestId } from './middleware/request-id.js';
-import { securityHeaders } from './middleware/security-headers.js';
+import { securityHeaders, type HstsSettings } from './middleware/security-headers.js';
+import { clientOrigin } from './middleware/client-origin.js';
+import { TrustedProxies } from './trusted-proxies.js';
 import { staticFiles } from './middleware/static-files.js';
 import { corsFor } from './middleware/cors.js';
 import { requestMetrics } from './middleware/request-metrics.js';
@@ -37,6 +39,10 @@ export interface HttpSettings {
   corsOrigins?: string[];
   /** The service's version, for the OpenAPI document. */
   version?: string;
+  /** Proxies whose X-Forwarded-* / Forwarded headers are believed (addresses, CIDR ranges, shortcuts); none when empty. */
+  trustProxy?: string[];
+  /** Strict-Transport-Security for requests that came over HTTPS; none when not given. */
+  hsts?: HstsSettings;
 }
 
 export interface HttpDependencies {
@@ -49,7 +55,7 @@ export interface HttpDependencies {
   metrics?: Metrics;
 }
 
-/** The Koa application: middleware order is request id, log, metrics, headers, CORS, errors, routes. */
+/** The Koa application: middleware order is client, request id, log, metrics, headers, CORS, errors, routes. */
 export function createApp({ resolve, ids, logger, settings, metrics }: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true; // errors are logged by errorHandler, never by Koa to stderr
@@ -69,10 +75,11 @@ export function createApp({ resolve, ids, logger, settings, metrics }: HttpDepen
   openAiSpeechRoutes(router, resolve, json, logger, settings.ssePingIntervalMs ?? 15_000);
   operationsRoutes(router, openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0', { metrics: metrics !== undefined }), metrics);
 
+  app.use(clientOrigin(settings.trustProxy?.length ? TrustedProxies.parse(settings.trustProxy) : undefined));
   app.use(requestId(ids));
   app.use(accessLog(logger));
   if (metrics) app.use(requestMetrics(metrics));
-  app.use(securityHeaders());
+  app.use(securityHeaders(settings.hsts));
   if (settings.corsOrigins?.length) app.use(corsFor(settings.corsOrigins));
   app.use(errorHandler(logger));
   app.use(wellFormedQuery());

@@ -13,7 +13,8 @@ a method a listed path does not list gets 405 with an \`Allow\` header naming th
 \`/v1/audio/speech\`, as its 405 says); HEAD is answered wherever GET is
 (without the body); a path not listed gets 404 with the error body, unless it is a file of the demo page (\`/\`) or of this
 document's explorer (\`/docs\`): those answer GET and HEAD, OPTIONS with 200 and \`Allow: GET, HEAD\`, and any other method
-with 405 and that \`Allow\`.`;
+with 405 and that \`Allow\`. Over HTTPS (HTTP/2 or HTTP/1.1; the service's own TLS, or a trusted proxy saying
+the client used https) every response also carries \`Strict-Transport-Security\`.`;
 
 export interface DocumentOptions {
   /** GET /metrics is listed only where it is served. */

@@ -5,7 +5,7 @@ import type { ChatStreamEncoder } from './chat-stream-encoders.js';
 import { mapError } from './error-mapping.js';
 import { logUnexpected } from './middleware/error-handler.js';
 import type { SpeakingReply } from './reply-speech.js';
-import { SseWriter, type SseFrame } from './sse-writer.js';
+import { responseClosed, SseWriter, type SseFrame } from './sse-writer.js';
 
 export interface PumpOptions {
   logger: Logger;
@@ -32,6 +32,7 @@ export async function pumpReply(ctx: Context, stream: ChatReplyStream, encoder: 
     if (!ended) options.onDisconnect?.();
   };
   ctx.res.once('close', onClose);
+  if (responseClosed(ctx.res)) onClose();
   const sse = SseWriter.open(ctx, encoder.headers, options.pingIntervalMs);
   const speaking = options.speaking?.((frames) => void sse.send(frames));
   let position = options.from;

@@ -25,13 +25,17 @@ const SSE_HEADERS = {
  */
 export class SseWriter {
   private readonly ping: NodeJS.Timeout;
+  private closed = false;
 
   private constructor(
     private readonly res: ServerResponse,
     pingIntervalMs: number,
   ) {
     this.ping = setInterval(() => this.write(': ping\n\n'), pingIntervalMs);
-    res.once('close', () => clearInterval(this.ping));
+    res.once('close', () => {
+      this.closed = true;
+      clearInterval(this.ping);
+    });
   }
 
   static open(ctx: Context, extraHeaders: Record<string, string>, pingIntervalMs: number): SseWriter {
@@ -44,7 +48,7 @@ export class SseWriter {
 
   /** True once the client has gone or the stream was ended. */
   get gone(): boolean {
-    return this.res.destroyed || this.res.writableEnded;
+    return this.closed || this.res.writableEnded || responseClosed(this.res);
   }
 
   /**
@@ -76,4 +80,13 @@ export class SseWriter {
     this.ping.refresh();
     return this.res.write(text);
   }
+}
+
+/**
+ * True once the client is gone. An HTTP/1.1 response says so in `destroyed`; an HTTP/2 one (the
+ * compatibility API's Http2ServerResponse) has no `destroyed`, but its stream does. (Its
+ * `writableFinished` is true after a reset too, so only `writableEnded` tells that we ended it.)
+ */
+export function responseClosed(res: ServerResponse): boolean {
+  return res.destroyed === true || (res as { stream?: { destroyed?: boolean } }).stream?.destroyed === true;
 }

@@ -10,9 +10,29 @@ const HEADERS: Record<string, string> = {
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
 };
 
-export function securityHeaders(): Middleware {
+/** Strict-Transport-Security: how long browsers must use HTTPS only, and whether for subdomains too. */
+export interface HstsSettings {
+  maxAgeS: number;
+  includeSubDomains: boolean;
+}
+
+/**
+ * The headers above, and `Strict-Transport-Security` on requests that came over HTTPS: to this
+ * service's own TLS (whatever a proxy says), or through a trusted proxy that says the client used
+ * https (`ctx.state.client`, set by clientOrigin). Browsers ignore HSTS over plain HTTP, and
+ * sending it there would only mislead.
+ */
+export function securityHeaders(hsts?: HstsSettings): Middleware {
+  const strictTransport = hsts ? strictTransportSecurity(hsts) : undefined;
   return async (ctx, next) => {
     ctx.set(HEADERS);
+    // ctx.secure is the socket's own TLS (Koa's app.proxy stays off).
+    if (strictTransport && (ctx.secure || ctx.state.client?.protocol === 'https')) ctx.set('Strict-Transport-Security', strictTransport);
     await next();
   };
+}
+
+/** The value of the Strict-Transport-Security header. */
+export function strictTransportSecurity({ maxAgeS, includeSubDomains }: HstsSettings): string {
+  return `max-age=${maxAgeS}${includeSubDomains ? '; includeSubDomains' : ''}`;
 }
