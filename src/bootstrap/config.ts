@@ -3,6 +3,7 @@ import { integer as integerField, optionalText } from './environment-fields.js';
 import { LLM_ENVIRONMENT, llmConfigFrom, type LlmConfig } from './llm-config.js';
 import { DEPENDENCY_ENVIRONMENT, graphConfigFrom, readinessConfigFrom, type GraphConfig, type ReadinessConfig } from './dependency-config.js';
 import { TTS_ENVIRONMENT, ttsConfigFrom, type TtsConfig } from './tts-config.js';
+import { AUTH_ENVIRONMENT, authConfigFrom, type AuthConfig } from './auth-config.js';
 
 const integer = (min: number, max: number, fallback: number) => integerField(min, max).default(fallback);
 
@@ -29,6 +30,7 @@ const environmentSchema = z.object({
   ...LLM_ENVIRONMENT,
   ...DEPENDENCY_ENVIRONMENT,
   ...TTS_ENVIRONMENT,
+  ...AUTH_ENVIRONMENT,
   DATABASE_URL: z
     .string()
     .trim()
@@ -64,6 +66,8 @@ export interface Config {
   readiness: ReadinessConfig;
   /** Text to speech: the embedded eSpeak NG, or an OpenAI-compatible speech API. */
   tts: TtsConfig;
+  /** Identity: who is asking, from a bearer token (AUTH_MODE=oidc), and the token of GET /metrics. */
+  auth: AuthConfig;
 }
 
 export class ConfigInvalidError extends Error {}
@@ -84,6 +88,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   const env = parsed.data;
   const llm = llmConfigFrom(env);
   if (typeof llm === 'string') throw new ConfigInvalidError(`invalid configuration: ${llm}`);
+  const auth = authConfigFrom(env);
+  if (typeof auth === 'string') throw new ConfigInvalidError(`invalid configuration: ${auth}`);
   return {
     port: env.PORT,
     host: env.HOST,
@@ -104,5 +110,6 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     graph: graphConfigFrom(env),
     readiness: readinessConfigFrom(env),
     tts: ttsConfigFrom(env),
+    auth,
   };
 }

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../adapters/http/create-app.js';
 import type { Config } from './config.js';
 import { buildContainer } from './container.js';
+import { credentialVerifierFor } from './identity.js';
 import { VERSION } from './project-files.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 
@@ -19,7 +20,12 @@ export interface RunningService {
 export async function startService(config: Config, overrides: AdapterOverrides = {}): Promise<RunningService> {
   const container = await buildContainer(config, overrides);
   const logger = container.get(TOKENS.Logger);
+  const identity = await credentialVerifierFor(config.auth, logger).catch(async (error: unknown) => {
+    await container.get(TOKENS.Lifetime).close();
+    throw error;
+  });
   const app = createApp({
+    identity,
     resolve: (useCase) => container.get(useCase),
     ids: container.get(TOKENS.IdGenerator),
     logger,
@@ -30,6 +36,7 @@ export async function startService(config: Config, overrides: AdapterOverrides =
       ssePingIntervalMs: config.ssePingIntervalMs,
       corsOrigins: config.corsOrigins,
       version: VERSION,
+      metricsToken: config.auth.metricsToken,
     },
   });
   // 64 KiB of headers (Node's default is 16): GET /api/tts?text= may carry 4,096 characters, percent-encoded.

@@ -21,6 +21,10 @@ import { streamRoutes } from './routes/stream-routes.js';
 import { ttsRoutes } from './routes/tts-routes.js';
 import { requestSchemas } from './schemas.js';
 import type { Resolve } from './resolve.js';
+import type { CredentialVerifier } from '../identity/credentials.js';
+import { authentication, OPEN_ROUTES } from './middleware/authentication.js';
+import { fixedBearerToken } from './middleware/bearer.js';
+import { withBodyUser } from './middleware/identity-user.js';
 
 export interface HttpSettings {
   bodyLimitBytes: number;
@@ -31,6 +35,8 @@ export interface HttpSettings {
   corsOrigins?: string[];
   /** The service's version, for the OpenAPI document. */
   version?: string;
+  /** The bearer token GET /metrics requires (METRICS_TOKEN), whatever the identity setting. */
+  metricsToken?: string;
 }
 
 export interface HttpDependencies {
@@ -41,15 +47,18 @@ export interface HttpDependencies {
   settings: HttpSettings;
   /** Request counts and durations, and GET /metrics; left out, neither exists. */
   metrics?: Metrics;
+  /** Identity on (AUTH_MODE=oidc): every route not open needs a credential this accepts. */
+  identity?: CredentialVerifier | null;
 }
 
-/** The Koa application: middleware order is request id, log, metrics, headers, CORS, errors, routes. */
-export function createApp({ resolve, ids, logger, settings, metrics }: HttpDependencies): Koa {
+/** The Koa application: middleware order is request id, log, metrics, headers, CORS, errors, identity, routes. */
+export function createApp({ resolve, ids, logger, settings, metrics, identity }: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true; // errors are logged by errorHandler, never by Koa to stderr
   const router = new Router();
   const schemas = requestSchemas({ maxTextLength: settings.maxTextLength });
-  const json = jsonBody(settings.bodyLimitBytes);
+  const json = identity ? withBodyUser(jsonBody(settings.bodyLimitBytes)) : jsonBody(settings.bodyLimitBytes);
+  const metricsToken = settings.metricsToken;
 
   chatRoutes(router, resolve, schemas, json);
   streamRoutes(router, resolve, schemas, json, { logger, maxTextLength: settings.maxTextLength, pingIntervalMs: settings.ssePingIntervalMs ?? 15_000 });
@@ -57,7 +66,9 @@ export function createApp({ resolve, ids, logger, settings, metrics }: HttpDepen
   statusRoutes(router, resolve);
   personaRoutes(router, resolve);
   ttsRoutes(router, resolve, json);
-  operationsRoutes(router, openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0', { metrics: metrics !== undefined }), metrics);
+  const security = { identity: Boolean(identity), metricsToken: metricsToken !== undefined };
+  const document = openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0', { metrics: metrics !== undefined, security });
+  operationsRoutes(router, document, metrics, metricsToken === undefined ? [] : [fixedBearerToken(metricsToken)]);
 
   app.use(requestId(ids));
   app.use(accessLog(logger));
@@ -65,6 +76,8 @@ export function createApp({ resolve, ids, logger, settings, metrics }: HttpDepen
   app.use(securityHeaders());
   if (settings.corsOrigins?.length) app.use(corsFor(settings.corsOrigins));
   app.use(errorHandler(logger));
+  // With METRICS_TOKEN, GET /metrics checks that token instead of a user's.
+  if (identity) app.use(authentication(identity, router, metricsToken === undefined ? OPEN_ROUTES : [...OPEN_ROUTES, '/metrics']));
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(staticFiles()); // the demo page (public/), only where no route answered

@@ -4,6 +4,7 @@ import { audio, BODY_ERRORS, eventStream, headers, json, notModified, reply, res
 import * as out from './response-schemas.js';
 import { requestSchemas, type SchemaLimits } from './schemas.js';
 import { speechSchemas } from './tts-schemas.js';
+import { withSecurity, type SecurityOptions } from './openapi-security.js';
 
 const STREAM_DESCRIPTION = `Server-sent events, each \`data:\` line one JSON object:
 
@@ -25,6 +26,8 @@ document's explorer (\`/docs\`).`;
 export interface DocumentOptions {
   /** GET /metrics is listed only where it is served. */
   metrics: boolean;
+  /** Identity on, and a token on GET /metrics: declared in the document (openapi-security.ts). */
+  security?: SecurityOptions;
 }
 
 /** The OpenAPI 3.1 document, generated from the schemas the routes validate requests with and the presenters build answers with. */
@@ -36,7 +39,7 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
       get: op('Prometheus metrics', { responses: responses({ '200': { description: 'Prometheus text format', headers: headers(), content: { 'text/plain': { schema: z.string() } } } }) }),
     },
   };
-  return createDocument({
+  const document = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Assistant backend',
@@ -141,4 +144,5 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
       ...(options.metrics ? metrics : {}),
     },
   });
+  return withSecurity(document, options.security ?? { identity: false, metricsToken: false });
 }
