@@ -48,7 +48,7 @@ export class OidcTokenVerifier implements CredentialVerifier {
   ) {}
 
   async verify(token: string): Promise<Identity> {
-    if (!COMPACT_JWS.test(token)) throw new CredentialRejectedError('the token is malformed');
+    if (!COMPACT_JWS.test(token)) throw new CredentialRejectedError('the token is not accepted');
     const keys = this.keys ?? (await this.discover());
     let payload: JWTPayload;
     try {

@@ -1,11 +1,13 @@
 import type { Context, Middleware } from 'koa';
+import { isValidClientId } from '../../../domain/ids.js';
 import { HttpProblem } from '../error-mapping.js';
 
 /**
  * With identity on, the user is the authenticated one: a request's `user_id` (in the query or
  * a JSON body) may be left out and is then filled in before validation, so every route and
- * schema goes on reading `user_id` as before; one naming another user is 403. A non-string or
- * empty `user_id` is left for the schema to refuse (400). An API key allowed to act for any user
+ * schema goes on reading `user_id` as before; one naming another user is 403. A `user_id` that
+ * is no valid id (empty, too long, not a string, repeated in the query) is left for the schema
+ * to refuse with its usual 400. An API key allowed to act for any user
  * has no user of its own: the request names it, as without identity.
  *
  * A route takes part by reading its user from `user_id` in the query or in a JSON body parsed by
@@ -18,8 +20,7 @@ type Decision = 'fill' | 'keep';
 
 function decide(given: unknown, userId: string): Decision {
   if (given === undefined || given === null) return 'fill';
-  const values = Array.isArray(given) ? given : [given];
-  if (values.some((value) => typeof value === 'string' && value !== '' && value !== userId)) throw forbidden();
+  if (isValidClientId(given) && given !== userId) throw forbidden();
   return 'keep';
 }
 
