@@ -31,8 +31,8 @@ export interface TokenOptions {
 export class LocalIdentityProvider {
   readonly audience = 'assistant-api';
   issuer = '';
-  /** Requests served, by path: the tests count fetches of the keys. */
-  readonly fetches = { discovery: 0, jwks: 0 };
+  /** Requests answered: all of them (failed ones too), and the discovery documents and key sets served. */
+  readonly fetches = { all: 0, discovery: 0, jwks: 0 };
   /** When set, every request is answered with this status (a provider that is down). */
   failWith: number | null = null;
   private published: SigningKey[] = [];
@@ -98,6 +98,7 @@ export class LocalIdentityProvider {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
+    this.fetches.all++;
     if (this.failWith !== null) return send(this.failWith, { error: 'unavailable' });
     if (path === `${issuerPath}/.well-known/openid-configuration`) {
       this.fetches.discovery++;
