@@ -25,11 +25,7 @@ export const AUTH_ENVIRONMENT = {
   AUTH_ALGORITHMS: z
     .string()
     .transform(list)
-    .pipe(
-      z
-        .array(z.enum(ASYMMETRIC_ALGORITHMS), { error: `must list algorithms among ${ASYMMETRIC_ALGORITHMS.join(', ')} (never HS* or none)` })
-        .min(1, 'must list at least one algorithm'),
-    )
+    .pipe(z.array(z.enum(ASYMMETRIC_ALGORITHMS, { error: `must list algorithms among ${ASYMMETRIC_ALGORITHMS.join(', ')} (never HS* or none)` })).min(1, 'must list at least one algorithm'))
     .optional(),
   AUTH_CLOCK_SKEW_S: integer(0, 600).default(30),
   AUTH_USER_CLAIM: z

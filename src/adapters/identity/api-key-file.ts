@@ -14,7 +14,7 @@ const hash = z
   .string()
   .regex(/^(sha256|sha384|sha512):[0-9a-f]+$/i, 'must be "sha256:<hex>" (or sha384, sha512): the hash of the key, never the key')
   .refine((value) => {
-    const [algorithm, hex] = value.split(':') as [Digest, string];
+    const [algorithm = '', hex = ''] = value.split(':');
     return hex.length === DIGESTS[algorithm.toLowerCase() as Digest];
   }, 'has the wrong number of hex digits for its algorithm');
 
