@@ -35,12 +35,18 @@ export class LocalIdentityProvider {
   readonly fetches = { all: 0, discovery: 0, jwks: 0 };
   /** When set, every request is answered with this status (a provider that is down). */
   failWith: number | null = null;
+  /**
+   * For trying by hand only (scripts/identity-provider.ts): `GET <issuer>/dev-token?sub=alice`
+   * answers a token for anyone who asks. Never on in the tests.
+   */
+  serveDevTokens = false;
   private published: SigningKey[] = [];
   private nextKid = 1;
 
   private constructor(private readonly server: Server) {}
 
   static async start(port = 0, host = '127.0.0.1'): Promise<LocalIdentityProvider> {
+    // The issuer names the address it was started on, so the service must reach it there.
     const server = createServer();
     const provider = new LocalIdentityProvider(server);
     server.on('request', (req, res) => provider.handle(req, res));
@@ -92,7 +98,8 @@ export class LocalIdentityProvider {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = url.pathname;
     const issuerPath = new URL(this.issuer).pathname;
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -111,6 +118,14 @@ export class LocalIdentityProvider {
     if (path === `${issuerPath}/protocol/openid-connect/certs`) {
       this.fetches.jwks++;
       return send(200, { keys: this.published.map((key) => key.publicJwk) });
+    }
+    if (this.serveDevTokens && path === `${issuerPath}/dev-token`) {
+      const ttl = Number(url.searchParams.get('ttl') ?? 3600);
+      void this.token(url.searchParams.get('sub') ?? 'alice', { expiresInS: Number.isFinite(ttl) ? ttl : 3600 }).then((token) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(`${token}\n`);
+      });
+      return;
     }
     send(404, { error: 'not_found' });
   }

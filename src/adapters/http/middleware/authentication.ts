@@ -29,7 +29,10 @@ export const OPEN_ROUTES: readonly string[] = ['/v1/health', '/v1/health/ready',
 export function authentication(verifier: CredentialVerifier, router: Router, openRoutes: readonly string[] = OPEN_ROUTES): Middleware {
   const open = new Set(openRoutes);
   return async (ctx, next) => {
-    if (!needsCredential(ctx, router, open)) return next();
+    const route = closedRoute(ctx, router, open);
+    if (route === undefined) return next();
+    // Refused before routing: name the route for the request metrics, as the router would have.
+    (ctx as { _matchedRoute?: string })._matchedRoute = route;
     const presented = presentedCredential(ctx);
     if (presented.kind === 'none') throw unauthorized(ctx);
     if (presented.kind === 'malformed') throw unauthorized(ctx, 'the token is malformed');
@@ -44,7 +47,10 @@ export function authentication(verifier: CredentialVerifier, router: Router, ope
   };
 }
 
-function needsCredential(ctx: Context, router: Router, open: Set<string>): boolean {
+/** The pattern of the route that will answer, when it is not open; undefined when no credential is needed. */
+function closedRoute(ctx: Context, router: Router, open: Set<string>): string | undefined {
   const match = router.match(ctx.path, ctx.method);
-  return match.route && match.pathAndMethod.some((layer) => layer.methods.length > 0 && !open.has(String(layer.path)));
+  if (!match.route) return undefined;
+  const routes = match.pathAndMethod.filter((layer) => layer.methods.length > 0).map((layer) => String(layer.path));
+  return routes.some((path) => !open.has(path)) ? routes.at(-1) : undefined;
 }
