@@ -5,7 +5,7 @@
 export interface Identity {
   /** The user every request of this caller acts as; null for an API key allowed to act for any user (the request names the user). */
   userId: string | null;
-  /** How the caller proved who it is (for logs; never the credential itself). */
+  /** How the caller proved who it is: a token or an API key (never the credential itself). */
   method: 'token' | 'api-key';
 }
 
