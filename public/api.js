@@ -1,6 +1,8 @@
 // The service's API as the page uses it: every request the page makes is here. URLs are relative
 // to the page, so it works on any host and port (and under a path prefix). A refused request
-// throws an ApiError whose message is the JSON error body's `detail`.
+// throws an ApiError whose message is the JSON error body's `detail`. Each carries the access
+// token when one was given (credentials.js).
+import { authHeaders } from './credentials.js';
 import { readEventStream } from './sse.js';
 
 /** @typedef {import('./api-types.js').ChatRequest} ChatRequest */
@@ -46,7 +48,7 @@ async function readJson(response) {
  */
 async function requestJson(method, path, body) {
   /** @type {RequestInit} */
-  const init = { method, headers: { accept: 'application/json' } };
+  const init = { method, headers: { accept: 'application/json', ...authHeaders() } };
   if (body !== undefined) {
     init.headers = { ...init.headers, 'content-type': 'application/json' };
     init.body = JSON.stringify(body);
@@ -88,7 +90,7 @@ export async function getPersona() {
  * @returns {Promise<GraphStatus>}
  */
 export async function getGraphStatus() {
-  const response = await fetch('api/status/graphdb', { headers: { accept: 'application/json' } });
+  const response = await fetch('api/status/graphdb', { headers: { accept: 'application/json', ...authHeaders() } });
   /** @type {unknown} */
   let status = null;
   try {
@@ -109,7 +111,7 @@ export async function getGraphStatus() {
  * @param {string} messageId @param {string} userId
  */
 export async function fetchSpeech(messageId, userId) {
-  const response = await fetch(`api/tts?${new URLSearchParams({ message_id: messageId, user_id: userId })}`, { headers: { accept: 'audio/*' } });
+  const response = await fetch(`api/tts?${new URLSearchParams({ message_id: messageId, user_id: userId })}`, { headers: { accept: 'audio/*', ...authHeaders() } });
   if (!response.ok) await readJson(response); // throws the detail
   return response.blob();
 }
@@ -127,7 +129,7 @@ const CHAT_EVENTS = new Set(['start', 'delta', 'done', 'error']);
 export async function* streamChat(request, signal) {
   const response = await fetch('v1/chat/stream', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...authHeaders() },
     body: JSON.stringify(request),
     signal,
   });

@@ -3,12 +3,14 @@
 // (and under a path prefix). Text from the server is only ever set as textContent.
 //
 // This module wires the page: its event handlers and its start-up. The others, one job each:
-// api.js (every request; api-types.js the JSON shapes; sse.js the event-stream reader),
+// api.js (every request; api-types.js the JSON shapes; sse.js the event-stream reader;
+// credentials.js the access token, when the service requires one),
 // state.js (what the page knows), dom.js and render-*.js (building the DOM), and the flows
 // that join them: chat.js (sending, the streamed reply), messages.js (paging, delete, speech),
 // conversation-list.js, session.js (the user, the conversation shown), about.js (persona, status).
 import { loadGraphStatus, loadPersona } from './about.js';
 import { sendMessage } from './chat.js';
+import { storedToken, useToken } from './credentials.js';
 import { loadConversations } from './conversation-list.js';
 import { find, ui } from './dom.js';
 import { deleteMessage, loadOlderMessages, playMessage } from './messages.js';
@@ -30,6 +32,15 @@ ui.userForm.addEventListener('submit', (event) => {
   void useName(userId).then(() => ui.text.focus());
 });
 ui.userName.addEventListener('input', () => ui.userName.setCustomValidity(''));
+
+// A new access token: everything the page shows is asked for again with it.
+ui.tokenForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  useToken(ui.tokenValue.value);
+  void loadPersona();
+  void loadGraphStatus();
+  if (state.userId) void useName(state.userId);
+});
 
 ui.composer.addEventListener('submit', (event) => {
   event.preventDefault();
@@ -87,6 +98,8 @@ window.addEventListener('hashchange', () => {
   if (state.userId && fromHash !== state.conversationId) void openConversation(fromHash);
 });
 
+ui.tokenValue.value = storedToken();
+ui.tokenPanel.open = storedToken() !== '';
 void loadPersona();
 void loadGraphStatus();
 markCurrentConversation();

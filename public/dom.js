@@ -20,6 +20,9 @@ const byId = (id, type) => find(document, `#${id}`, type);
 export const ui = {
   userForm: byId('user-form', HTMLFormElement),
   userName: byId('user-name', HTMLInputElement),
+  tokenPanel: byId('token-panel', HTMLDetailsElement),
+  tokenForm: byId('token-form', HTMLFormElement),
+  tokenValue: byId('token-value', HTMLInputElement),
   newConversation: byId('new-conversation', HTMLButtonElement),
   conversationsStatus: byId('conversations-status', HTMLElement),
   conversationList: byId('conversation-list', HTMLElement),

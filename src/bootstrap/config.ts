@@ -4,6 +4,7 @@ import { LLM_ENVIRONMENT, llmConfigFrom, type LlmConfig } from './llm-config.js'
 import { DEPENDENCY_ENVIRONMENT, graphConfigFrom, readinessConfigFrom, type GraphConfig, type ReadinessConfig } from './dependency-config.js';
 import { TTS_ENVIRONMENT, ttsConfigFrom, type TtsConfig } from './tts-config.js';
 import { TRANSPORT_ENVIRONMENT, transportConfigFrom, type TransportConfig } from './transport-config.js';
+import { AUTH_ENVIRONMENT, authConfigFrom, type AuthConfig } from './auth-config.js';
 
 const integer = (min: number, max: number, fallback: number) => integerField(min, max).default(fallback);
 
@@ -35,6 +36,7 @@ const environmentSchema = z.object({
   ...DEPENDENCY_ENVIRONMENT,
   ...TTS_ENVIRONMENT,
   ...TRANSPORT_ENVIRONMENT,
+  ...AUTH_ENVIRONMENT,
   DATABASE_URL: z
     .string()
     .trim()
@@ -80,6 +82,8 @@ export interface Config {
   tts: TtsConfig;
   /** TLS (HTTPS with HTTP/2), HSTS and the proxies whose forwarding headers are believed. */
   transport: TransportConfig;
+  /** Identity: who is asking, from a bearer token (AUTH_MODE=oidc), and the token of GET /metrics. */
+  auth: AuthConfig;
 }
 
 export class ConfigInvalidError extends Error {}
@@ -102,6 +106,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   if (typeof llm === 'string') throw new ConfigInvalidError(`invalid configuration: ${llm}`);
   const transport = transportConfigFrom(env);
   if (typeof transport === 'string') throw new ConfigInvalidError(`invalid configuration: ${transport}`);
+  const auth = authConfigFrom(env);
+  if (typeof auth === 'string') throw new ConfigInvalidError(`invalid configuration: ${auth}`);
   return {
     port: env.PORT,
     host: env.HOST,
@@ -126,5 +132,6 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     readiness: readinessConfigFrom(env),
     tts: ttsConfigFrom(env),
     transport,
+    auth,
   };
 }

@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { ReplyJobs } from '../application/services/reply-jobs.js';
 import { buildContainer } from './container.js';
 import { listen } from './listen.js';
+import { credentialVerifierFor } from './identity.js';
 import { VERSION } from './project-files.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 import { plainTransport, tlsTransport } from './transport.js';
@@ -30,7 +31,12 @@ export async function startService(config: Config, overrides: AdapterOverrides =
   const certificates = tls ? await loadCertificates(tls) : undefined;
   const container = await buildContainer(config, overrides);
   const logger = container.get(TOKENS.Logger);
+  const identity = await credentialVerifierFor(config.auth, logger).catch(async (error: unknown) => {
+    await container.get(TOKENS.Lifetime).close();
+    throw error;
+  });
   const app = createApp({
+    identity,
     resolve: (useCase) => container.get(useCase),
     ids: container.get(TOKENS.IdGenerator),
     logger,
@@ -44,6 +50,7 @@ export async function startService(config: Config, overrides: AdapterOverrides =
       version: VERSION,
       trustProxy,
       hsts,
+      metricsToken: config.auth.metricsToken,
     },
   });
   const callback = app.callback();

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { ResponseConformance, type ObservedResponse } from './openapi-conformance.js';
 import { http2Fetch } from './tls-clients.js';
+import { authorizationFor } from './test-credentials.js';
 
 /**
  * The one door every HTTP test's responses go through: each is checked against the document the
@@ -56,12 +57,18 @@ export function headerReader(headers: Headers | IncomingHttpHeaders): (name: str
 const STREAMED = /^(text\/event-stream|audio\/)/i;
 
 /**
- * fetch(), with the answer checked against the document before it is returned. Other bodies
+ * fetch(), with the answer checked against the document before it is returned (and, to a
+ * service with identity on, the credential its request needs). Other bodies
  * are read from a clone, so the caller still reads the original as it wishes.
  */
 export async function documentedFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-  const response = await fetch(input, init);
   const url = input instanceof Request ? input.url : String(input);
+  const headers = new Headers(input instanceof Request ? input.headers : undefined);
+  new Headers(init.headers).forEach((value, name) => headers.set(name, value));
+  // A service started with identity on (test-credentials.ts) gets the credential the request needs.
+  const authorization = headers.has('authorization') ? undefined : await authorizationFor(url, init.body);
+  if (authorization) headers.set('authorization', authorization);
+  const response = await fetch(input, { ...init, headers });
   const method = init.method ?? (input instanceof Request ? input.method : 'GET');
   const streamed = STREAMED.test(response.headers.get('content-type') ?? '');
   const body = streamed ? undefined : await response.clone().text();

@@ -3,6 +3,7 @@ import { startService, type RunningService } from '../../src/bootstrap/server.js
 import type { AdapterOverrides } from '../../src/bootstrap/tokens.js';
 import { conformanceOf, expectDocumented, forgetDocument, headerReader } from './documented-responses.js';
 import { http2Fetch } from './tls-clients.js';
+import { startIdentityTestService } from './identity-service.js';
 
 export interface TestService extends RunningService {
   /**
@@ -29,8 +30,19 @@ export interface CallResult {
   text: string;
 }
 
-/** The whole service, from a container with test config, listening on port 0. */
-export async function startTestService(
+/**
+ * The whole service, from a container with test config, listening on port 0. With
+ * TEST_AUTH_MODE=oidc in the environment, identity is on and every request carries a credential
+ * (identity-service.ts): the HTTP suite runs once more that way (npm run test:identity).
+ */
+export async function startTestService(environment: Record<string, string> = {}, overrides: AdapterOverrides = {}): Promise<TestService> {
+  // Some tests provoke a 500 on purpose (a broken store); the suite's own assertions judge them.
+  if (process.env.TEST_AUTH_MODE === 'oidc') return startIdentityTestService(environment, overrides, { forbid500: false });
+  return startPlainTestService(environment, overrides);
+}
+
+/** The service as configured by `environment` alone. */
+export async function startPlainTestService(
   environment: Record<string, string> = {},
   overrides: AdapterOverrides = {},
 ): Promise<TestService> {

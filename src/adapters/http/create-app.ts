@@ -27,6 +27,10 @@ import { ttsRoutes } from './routes/tts-routes.js';
 import { openAiSpeechRoutes } from './routes/openai-speech-routes.js';
 import { requestSchemas } from './schemas.js';
 import type { Resolve } from './resolve.js';
+import type { CredentialVerifier } from '../identity/credentials.js';
+import { authentication, OPEN_ROUTES } from './middleware/authentication.js';
+import { fixedBearerToken } from './middleware/bearer.js';
+import { withBodyUser } from './middleware/identity-user.js';
 
 export interface HttpSettings {
   bodyLimitBytes: number;
@@ -43,6 +47,8 @@ export interface HttpSettings {
   trustProxy?: string[];
   /** Strict-Transport-Security for requests that came over HTTPS; none when not given. */
   hsts?: HstsSettings;
+  /** The bearer token GET /metrics requires (METRICS_TOKEN), whatever the identity setting. */
+  metricsToken?: string;
 }
 
 export interface HttpDependencies {
@@ -53,16 +59,19 @@ export interface HttpDependencies {
   settings: HttpSettings;
   /** Request counts and durations, and GET /metrics; left out, neither exists. */
   metrics?: Metrics;
+  /** Identity on (AUTH_MODE=oidc): every route not open needs a credential this accepts. */
+  identity?: CredentialVerifier | null;
 }
 
-/** The Koa application: middleware order is client, request id, log, metrics, headers, CORS, errors, routes. */
-export function createApp({ resolve, ids, logger, settings, metrics }: HttpDependencies): Koa {
+/** The Koa application: middleware order is client, request id, log, metrics, headers, CORS, errors, query, identity, routes. */
+export function createApp({ resolve, ids, logger, settings, metrics, identity }: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true; // errors are logged by errorHandler, never by Koa to stderr
   // Every method Node parses counts as implemented, so TRACE on a known path is 405 with Allow, not 501.
   const router = new Router({ methods: [...METHODS] });
   const schemas = requestSchemas({ maxTextLength: settings.maxTextLength });
-  const json = jsonBody(settings.bodyLimitBytes);
+  const json = identity ? withBodyUser(jsonBody(settings.bodyLimitBytes)) : jsonBody(settings.bodyLimitBytes);
+  const metricsToken = settings.metricsToken;
 
   chatRoutes(router, resolve, schemas, json);
   const pingIntervalMs = settings.ssePingIntervalMs ?? 15_000;
@@ -73,7 +82,9 @@ export function createApp({ resolve, ids, logger, settings, metrics }: HttpDepen
   personaRoutes(router, resolve);
   ttsRoutes(router, resolve, json, logger);
   openAiSpeechRoutes(router, resolve, json, logger, settings.ssePingIntervalMs ?? 15_000);
-  operationsRoutes(router, openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0', { metrics: metrics !== undefined }), metrics);
+  const security = { identity: Boolean(identity), metricsToken: metricsToken !== undefined };
+  const document = openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0', { metrics: metrics !== undefined, security });
+  operationsRoutes(router, document, metrics, metricsToken === undefined ? [] : [fixedBearerToken(metricsToken)]);
 
   app.use(clientOrigin(settings.trustProxy?.length ? TrustedProxies.parse(settings.trustProxy) : undefined));
   app.use(requestId(ids));
@@ -83,6 +94,8 @@ export function createApp({ resolve, ids, logger, settings, metrics }: HttpDepen
   if (settings.corsOrigins?.length) app.use(corsFor(settings.corsOrigins));
   app.use(errorHandler(logger));
   app.use(wellFormedQuery());
+  // With METRICS_TOKEN, GET /metrics checks that token instead of a user's.
+  if (identity) app.use(authentication(identity, router, metricsToken === undefined ? OPEN_ROUTES : [...OPEN_ROUTES, '/metrics']));
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(staticFiles()); // the demo page (public/), only where no route answered

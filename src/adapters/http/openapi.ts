@@ -5,6 +5,7 @@ import { replyPaths } from './openapi-replies.js';
 import { speechPaths } from './openapi-speech.js';
 import * as out from './response-schemas.js';
 import { requestSchemas, type SchemaLimits } from './schemas.js';
+import { withSecurity, type SecurityOptions } from './openapi-security.js';
 
 const DESCRIPTION = `A conversational-assistant backend: chat (plain and streamed), chat storage, text-to-speech, status and persona.
 
@@ -19,6 +20,8 @@ the client used https) every response also carries \`Strict-Transport-Security\`
 export interface DocumentOptions {
   /** GET /metrics is listed only where it is served. */
   metrics: boolean;
+  /** Identity on, and a token on GET /metrics: declared in the document (openapi-security.ts). */
+  security?: SecurityOptions;
 }
 
 /** The OpenAPI 3.1 document, generated from the schemas the routes validate requests with and the presenters build answers with. */
@@ -30,7 +33,7 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
       get: op('Prometheus metrics', { responses: responses({ '200': { description: 'Prometheus text format', headers: headers(), content: { 'text/plain': { schema: z.string() } } } }) }),
     },
   };
-  return createDocument({
+  const document = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Assistant backend',
@@ -114,4 +117,5 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
       ...(options.metrics ? metrics : {}),
     },
   });
+  return withSecurity(document, options.security ?? { identity: false, metricsToken: false });
 }

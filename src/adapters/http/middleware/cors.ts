@@ -10,8 +10,8 @@ export function corsFor(origins: string[]): Middleware {
       return allowed.has('*') || allowed.has(origin) ? origin : '';
     },
     allowMethods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'X-Request-Id', 'X-Stream-Protocol', 'If-None-Match', 'Accept'],
-    exposeHeaders: ['X-Request-Id', 'ETag', 'Content-Length', 'Retry-After', 'X-Vercel-AI-UI-Message-Stream'],
+    allowHeaders: ['Content-Type', 'Authorization', 'X-Request-Id', 'X-Stream-Protocol', 'If-None-Match', 'Accept'],
+    exposeHeaders: ['X-Request-Id', 'ETag', 'Content-Length', 'Retry-After', 'WWW-Authenticate', 'X-Vercel-AI-UI-Message-Stream'],
     maxAge: 600,
     keepHeadersOnError: true,
   });

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type Router from '@koa/router';
+import type { Middleware } from 'koa';
 import { send } from '@koa/send';
 import type { Metrics } from '../../metrics/metrics.js';
 
@@ -38,8 +39,8 @@ const DOCS_PAGE = `<!doctype html>
 
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true });\n`;
 
-/** GET /openapi.json, GET /docs (swagger-ui from its npm package, no CDN), GET /metrics. */
-export function operationsRoutes(router: Router, document: object, metrics: Metrics | undefined): void {
+/** GET /openapi.json, GET /docs (swagger-ui from its npm package, no CDN), GET /metrics (behind `metricsGuards`: its token). */
+export function operationsRoutes(router: Router, document: object, metrics: Metrics | undefined, metricsGuards: Middleware[] = []): void {
   const body = JSON.stringify(document);
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
@@ -62,7 +63,7 @@ export function operationsRoutes(router: Router, document: object, metrics: Metr
   });
 
   if (metrics) {
-    router.get('/metrics', async (ctx) => {
+    router.get('/metrics', ...metricsGuards, async (ctx) => {
       ctx.type = metrics.registry.contentType;
       ctx.body = await metrics.registry.metrics();
     });
