@@ -54,16 +54,16 @@ function unheldPart(text, id, held) {
 
 /**
  * Yields a reply's events from `first` on, resuming it (`GET v1/chat/stream/{id}?after=`) when
- * its stream breaks, at most RETRY_DELAYS_MS.length times in a row. Deltas carry only new text;
+ * its stream breaks, at most `retryDelaysMs.length` times in a row. Deltas carry only new text;
  * a resumed stream's `start` is not repeated; before each new attempt a `reconnecting` event says
  * so. A stream that breaks before `start` named the reply cannot be resumed and throws, as does
  * one that breaks once too often. `signal` ends it all (it throws the abort).
  * @param {AsyncIterable<ChatStreamEvent>} first the POST's events, or a resume's
- * @param {{userId: string, signal: AbortSignal, messageId?: string, held?: number}} options
+ * @param {{userId: string, signal: AbortSignal, messageId?: string, held?: number, retryDelaysMs?: number[]}} options
  *   messageId and held: a reply already shown (its `start` is not yielded)
  * @returns {AsyncGenerator<FollowEvent, void, undefined>}
  */
-export async function* followReply(first, { userId, signal, messageId, held = 0 }) {
+export async function* followReply(first, { userId, signal, messageId, held = 0, retryDelaysMs = RETRY_DELAYS_MS }) {
   /** @type {string | null} */
   let replyId = messageId ?? null;
   let started = replyId !== null;
@@ -91,8 +91,8 @@ export async function* followReply(first, { userId, signal, messageId, held = 0 
       }
       throw new StreamBrokenError('the reply stream ended early');
     } catch (error) {
-      if (signal.aborted || replyId === null || !transient(error) || failures >= RETRY_DELAYS_MS.length) throw error;
-      const delayMs = /** @type {number} */ (RETRY_DELAYS_MS[failures]);
+      if (signal.aborted || replyId === null || !transient(error) || failures >= retryDelaysMs.length) throw error;
+      const delayMs = /** @type {number} */ (retryDelaysMs[failures]);
       failures += 1;
       yield { event: 'reconnecting', id: String(held), data: { attempt: failures, delayMs } };
       await pause(delayMs, signal);
