@@ -13,12 +13,14 @@
  * @property {Role} role
  * @property {string} text
  * @property {string} created_at ISO 8601 UTC
- * @property {Record<string, unknown>} metadata a cut-short reply has `finish_reason` "cancelled" or "error"
+ * @property {Record<string, unknown>} metadata a cut-short reply has `finish_reason` "cancelled",
+ *   "error" or "interrupted"
+ * @property {'in_progress' | 'completed'} status a reply still being written is "in_progress"
  */
 
 /**
  * What the page needs to show a message: a stored one, or one not stored yet (no id).
- * @typedef {Pick<Message, 'role' | 'text'> & Partial<Pick<Message, 'message_id' | 'created_at' | 'metadata'>>} MessageDraft
+ * @typedef {Pick<Message, 'role' | 'text'> & Partial<Pick<Message, 'message_id' | 'created_at' | 'metadata' | 'status'>>} MessageDraft
  */
 
 /**
@@ -89,6 +91,7 @@
  * @property {string} text
  * @property {string} user_id
  * @property {string} [conversation_id] none starts a new conversation
+ * @property {{format: 'mp3' | 'wav'}} [speech] speak the reply: `audio` events between the deltas
  */
 
 /** @typedef {{conversation_id: string, user_message_id: string, message_id: string}} StreamStart */
@@ -103,14 +106,26 @@
  * @property {string} finish_reason
  */
 /** @typedef {{detail: string, status: 'error'}} StreamError */
+/**
+ * A spoken sentence of the reply (only when the request asked for `speech`): a whole audio file.
+ * @typedef {{index: number, text: string, format: string, audio: string}} StreamAudio
+ */
 
 /**
  * One event of the chat stream, its `data:` parsed. `id` is the event's SSE id (the code points
- * of the reply held after it), or the previous one, or "" when the service sent none.
+ * of the reply held after it), or the previous one, or "" when the service sent none (`audio`
+ * carries none of its own).
  * @typedef {{event: 'start', id: string, data: StreamStart}
  *   | {event: 'delta', id: string, data: StreamDelta}
+ *   | {event: 'audio', id: string, data: StreamAudio}
  *   | {event: 'done', id: string, data: StreamDone}
  *   | {event: 'error', id: string, data: StreamError}} ChatStreamEvent
+ */
+
+/**
+ * `POST v1/chat/stream/{message_id}/stop`: the reply as stored, or null when it was stopped
+ * before its first piece (and so removed).
+ * @typedef {{status: 'ok', message: Message | null}} StopResult
  */
 
 export {};

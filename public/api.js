@@ -14,6 +14,7 @@ import { readEventStream } from './sse.js';
 /** @typedef {import('./api-types.js').LoadMessagesRequest} LoadMessagesRequest */
 /** @typedef {import('./api-types.js').MessagePage} MessagePage */
 /** @typedef {import('./api-types.js').Persona} Persona */
+/** @typedef {import('./api-types.js').StopResult} StopResult */
 
 export class ApiError extends Error {
   /** @param {number} status @param {string} detail */
@@ -116,12 +117,12 @@ export async function fetchSpeech(messageId, userId) {
   return response.blob();
 }
 
-const CHAT_EVENTS = new Set(['start', 'delta', 'done', 'error']);
+const CHAT_EVENTS = new Set(['start', 'delta', 'audio', 'done', 'error']);
 
 /**
  * Sends a message and yields the events of the streamed reply, each `data:` parsed. A refusal
- * before the stream begins (400, 404, 409...) throws its detail; `signal` aborts the request.
- * Events the page does not know are skipped.
+ * before the stream begins (400, 404, 409...) throws its detail; `signal` aborts the request
+ * (the reply goes on in the service: stopReply stops it).
  * @param {ChatRequest} request
  * @param {AbortSignal} signal
  * @returns {AsyncGenerator<ChatStreamEvent, void, undefined>}
@@ -133,6 +134,40 @@ export async function* streamChat(request, signal) {
     body: JSON.stringify(request),
     signal,
   });
+  yield* chatEvents(response, signal);
+}
+
+/**
+ * The events of a reply from the position `after` (code points the page holds) on: `start`, one
+ * `delta` with what was written since, the live deltas, then `done` or `error`. A finished reply
+ * gives the same and ends at once; an unknown one throws (404).
+ * @param {string} messageId @param {string} userId @param {number} after @param {AbortSignal} signal
+ * @returns {AsyncGenerator<ChatStreamEvent, void, undefined>}
+ */
+export async function* resumeReply(messageId, userId, after, signal) {
+  const query = new URLSearchParams({ user_id: userId, after: String(after) });
+  const response = await fetch(`v1/chat/stream/${encodeURIComponent(messageId)}?${query}`, {
+    headers: { accept: 'text/event-stream' },
+    signal,
+  });
+  yield* chatEvents(response, signal);
+}
+
+/**
+ * Stops a reply in progress, whoever is reading it: every stream of it then ends with `done`,
+ * `finish_reason` "cancelled". A finished reply is left as it is.
+ * @param {string} messageId @param {string} userId
+ */
+export async function stopReply(messageId, userId) {
+  return /** @type {StopResult} */ (await requestJson('POST', `v1/chat/stream/${encodeURIComponent(messageId)}/stop`, { user_id: userId }));
+}
+
+/**
+ * The events of a chat event stream. Events the page does not know are skipped.
+ * @param {Response} response @param {AbortSignal} signal
+ * @returns {AsyncGenerator<ChatStreamEvent, void, undefined>}
+ */
+async function* chatEvents(response, signal) {
   if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) {
     await readJson(response);
     throw new ApiError(response.status, 'the service did not answer with an event stream');

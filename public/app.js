@@ -6,10 +6,11 @@
 // api.js (every request; api-types.js the JSON shapes; sse.js the event-stream reader;
 // credentials.js the access token, when the service requires one),
 // state.js (what the page knows), dom.js and render-*.js (building the DOM), and the flows
-// that join them: chat.js (sending, the streamed reply), messages.js (paging, delete, speech),
+// that join them: chat.js (sending, the streamed reply; reply-follow.js keeps it going across
+// dropped connections; speech.js speaks it), messages.js (paging, delete, speech),
 // conversation-list.js, session.js (the user, the conversation shown), about.js (persona, status).
 import { loadGraphStatus, loadPersona } from './about.js';
-import { sendMessage } from './chat.js';
+import { sendMessage, stopReply } from './chat.js';
 import { storedToken, useToken } from './credentials.js';
 import { loadConversations } from './conversation-list.js';
 import { find, ui } from './dom.js';
@@ -17,6 +18,7 @@ import { deleteMessage, loadOlderMessages, playMessage } from './messages.js';
 import { markCurrentConversation } from './render-conversations.js';
 import { updateEmptyNote } from './render-messages.js';
 import { openConversation, useName } from './session.js';
+import { chooseSpeaking, speakingChosen } from './speech.js';
 import { conversationFromHash, setHash, state, storedUser, userIdProblem } from './state.js';
 
 ui.userForm.addEventListener('submit', (event) => {
@@ -57,10 +59,12 @@ ui.text.addEventListener('keydown', (event) => {
   }
 });
 
-ui.stop.addEventListener('click', () => state.streaming?.abort());
+ui.stop.addEventListener('click', () => stopReply());
 document.addEventListener('keydown', (event) => {
-  if (event.key === 'Escape' && state.streaming) state.streaming.abort();
+  if (event.key === 'Escape' && state.streaming) stopReply();
 });
+ui.speak.checked = speakingChosen();
+ui.speak.addEventListener('change', () => chooseSpeaking(ui.speak.checked));
 
 ui.newConversation.addEventListener('click', () => {
   void openConversation(null);

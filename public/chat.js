@@ -1,18 +1,44 @@
-// Sending a message, and the reply streamed into the conversation as it is written.
-import { describeError, streamChat } from './api.js';
-import { announce, nearBottom, scrollToBottom, ui } from './dom.js';
+// Sending a message, and the reply streamed into the conversation as it is written: a new one,
+// or one already being written when the conversation was opened (a reload during a reply).
+// A reply belongs to the service, not to the page's connection: leaving drops the connection
+// and the reply goes on (opening the conversation again picks it up), while Stop asks the
+// service to end it.
+import { describeError, resumeReply, stopReply as requestStop, streamChat } from './api.js';
+import { announce, find, nearBottom, scrollToBottom, ui } from './dom.js';
 import { loadConversations } from './conversation-list.js';
+import { codePoints, followReply } from './reply-follow.js';
 import { finishReply, markUnfinished, renderMessage, renderStreamingReply, setMessageIdentity, showConversationError, updateEmptyNote } from './render-messages.js';
+import { queueSpeech, speakingChosen, stopSpeaking } from './speech.js';
 import { setHash, state } from './state.js';
 
 /** @typedef {import('./api-types.js').ChatRequest} ChatRequest */
+/** @typedef {import('./api-types.js').StreamStart} StreamStart */
+/** @typedef {import('./reply-follow.js').FollowEvent} FollowEvent */
+/** @typedef {import('./state.js').ReplyInFlight} ReplyInFlight */
+/** @typedef {{item: HTMLElement | null, text: HTMLElement | null}} ShownReply */
+
+/** How long a stopped reply may take to end its stream before the page drops the connection. */
+const STOP_WAIT_MS = 5000;
+
+/** @param {string | null} messageId @returns {ReplyInFlight} */
+function beginReply(messageId) {
+  const current = { controller: new AbortController(), messageId, stopping: false };
+  state.streaming = current;
+  setStreaming(true);
+  return current;
+}
+
+/** @param {ReplyInFlight} current */
+function endReply(current) {
+  if (state.streaming !== current) return; // another reply is shown by now
+  state.streaming = null;
+  setStreaming(false);
+}
 
 /** @param {string} text */
 export async function sendMessage(text) {
   if (!state.userId || state.streaming) return;
-  const controller = new AbortController();
-  state.streaming = controller;
-  setStreaming(true);
+  const current = beginReply(null);
   const view = state.view;
 
   const userItem = renderMessage({ role: 'user', text, created_at: new Date().toISOString() });
@@ -21,80 +47,166 @@ export async function sendMessage(text) {
   updateEmptyNote();
   scrollToBottom();
 
-  /** @type {HTMLElement | null} */
-  let reply = null;
-  /** @type {HTMLElement | null} */
-  let replyText = null;
-  let finished = false;
+  /** @type {ShownReply} */
+  const shown = { item: null, text: null };
   /** @type {ChatRequest} */
   const request = { text, user_id: state.userId, ...(state.conversationId ? { conversation_id: state.conversationId } : {}) };
-  try {
-    for await (const { event, data } of streamChat(request, controller.signal)) {
-      if (event === 'start') {
-        if (!state.conversationId) {
-          state.conversationId = data.conversation_id;
-          setHash(data.conversation_id);
-          state.olderCursor = null; // a new conversation: nothing older to load
-          void loadConversations();
-        }
-        userItem.classList.remove('is-pending');
-        setMessageIdentity(userItem, data.user_message_id, null);
-        ({ item: reply, text: replyText } = renderStreamingReply(data.message_id));
-        ui.messageList.append(reply);
-        scrollToBottom();
-        announce(`${state.assistantName} is replying`);
-      } else if (event === 'delta' && replyText) {
-        const follow = nearBottom();
-        replyText.append(data.text);
-        if (follow) scrollToBottom();
-      } else if (event === 'done' && reply && replyText) {
-        replyText.textContent = data.response;
-        finishReply(reply, data.message_id);
-        finished = true;
-        if (view === state.view) announce(`${state.assistantName} replied`);
-      } else if (event === 'error') {
-        if (reply) {
-          finishReply(reply, reply.dataset.messageId ?? null);
-          markUnfinished(reply, 'error');
-          if (!replyText?.textContent) reply.remove(); // nothing was said: nothing was stored
-        }
-        finished = true;
-        showConversationError(data.detail ?? 'the reply failed');
-      }
+  if (speakingChosen()) request.speech = { format: 'mp3' };
+  /** @param {StreamStart} data */
+  const onStart = (data) => {
+    if (!state.conversationId) {
+      state.conversationId = data.conversation_id;
+      setHash(data.conversation_id);
+      state.olderCursor = null; // a new conversation: nothing older to load
+      void loadConversations();
     }
-    if (!finished) throw new Error('the reply stream ended early');
+    userItem.classList.remove('is-pending');
+    setMessageIdentity(userItem, data.user_message_id, null);
+    ({ item: shown.item, text: shown.text } = renderStreamingReply(data.message_id));
+    ui.messageList.append(shown.item);
+    scrollToBottom();
+  };
+  const { signal } = current.controller;
+  try {
+    await showReply(followReply(streamChat(request, signal), { userId: state.userId, signal }), current, shown, onStart);
   } catch (error) {
-    if (controller.signal.aborted) {
-      if (reply) {
-        finishReply(reply, reply.dataset.messageId ?? null);
-        if (replyText?.textContent) markUnfinished(reply, 'cancelled');
-        else reply.remove();
-      }
-      userItem.classList.remove('is-pending');
-      if (view === state.view) announce('Reply stopped');
-    } else if (!reply && !userItem.dataset.messageId) {
+    userItem.classList.remove('is-pending');
+    if (!signal.aborted && !shown.item && !userItem.dataset.messageId) {
       // Refused before anything was stored (a 400, 404, 409...): give the text back to edit.
       userItem.remove();
       if (!ui.text.value) ui.text.value = text;
       showConversationError(describeError(error));
     } else {
-      if (reply) {
-        finishReply(reply, reply.dataset.messageId ?? null);
-        markUnfinished(reply, 'error');
-      }
-      showConversationError(describeError(error));
+      showBroken(error, current, shown, view);
     }
   } finally {
-    state.streaming = null;
-    setStreaming(false);
+    endReply(current);
     if (view === state.view) void loadConversations();
   }
+}
+
+/**
+ * Goes on reading a reply the page shows as still being written (`data-streaming`, from a
+ * reload or from opening its conversation): from the code points shown to its end.
+ * @param {HTMLElement} item
+ */
+export async function followShownReply(item) {
+  const messageId = item.dataset.messageId;
+  const userId = state.userId;
+  if (!messageId || !userId || (state.streaming && !state.streaming.controller.signal.aborted)) return;
+  const current = beginReply(messageId);
+  const view = state.view;
+  /** @type {ShownReply} */
+  const shown = { item, text: find(item, '.message__text', HTMLElement) };
+  const held = codePoints(shown.text?.textContent ?? '');
+  const { signal } = current.controller;
+  announce(`${state.assistantName} is replying`);
+  try {
+    await showReply(followReply(resumeReply(messageId, userId, held, signal), { userId, signal, messageId, held }), current, shown);
+  } catch (error) {
+    showBroken(error, current, shown, view);
+  } finally {
+    endReply(current);
+  }
+}
+
+/**
+ * Shows a reply's events as they come, to its `done` or `error`; a stream that ends otherwise throws.
+ * @param {AsyncIterable<FollowEvent>} events @param {ReplyInFlight} current @param {ShownReply} shown
+ * @param {(data: StreamStart) => void} [onStart]
+ */
+async function showReply(events, current, shown, onStart) {
+  const view = state.view;
+  for await (const { event, data } of events) {
+    if (event === 'start') {
+      current.messageId = data.message_id;
+      onStart?.(data);
+      announce(`${state.assistantName} is replying`);
+      if (current.stopping) void askToStop(current); // Stop was pressed before the reply had a name
+    } else if (event === 'delta' && shown.text) {
+      const follow = nearBottom();
+      shown.text.append(data.text);
+      if (follow) scrollToBottom();
+    } else if (event === 'audio' && shown.item) {
+      if (speakingChosen() && !current.stopping) queueSpeech(data, shown.item);
+    } else if (event === 'reconnecting') {
+      announce('Connection lost: reconnecting…');
+    } else if (event === 'done') {
+      if (!shown.item || !shown.text) return;
+      shown.text.textContent = data.response;
+      finishReply(shown.item, data.message_id);
+      if (data.finish_reason === 'cancelled' || data.finish_reason === 'interrupted') markUnfinished(shown.item, data.finish_reason);
+      if (!data.response) shown.item.remove(); // stopped before its first word: nothing was stored
+      if (view === state.view) announce(data.finish_reason === 'cancelled' ? 'Reply stopped' : `${state.assistantName} replied`);
+      return;
+    } else if (event === 'error') {
+      if (shown.item) {
+        finishReply(shown.item, shown.item.dataset.messageId ?? null);
+        markUnfinished(shown.item, 'error');
+        if (!shown.text?.textContent) shown.item.remove(); // nothing was said: nothing was stored
+      }
+      showConversationError(data.detail ?? 'the reply failed');
+      return;
+    }
+  }
+  throw new Error('the reply stream ended early');
+}
+
+/**
+ * A reply whose stream broke for good, or was dropped: by leaving the conversation (nothing to
+ * show: the reply goes on in the service), or by a Stop the service did not answer in time.
+ * @param {unknown} error @param {ReplyInFlight} current @param {ShownReply} shown @param {number} view
+ */
+function showBroken(error, current, shown, view) {
+  if (view !== state.view) return;
+  const { item, text } = shown;
+  if (item) finishReply(item, item.dataset.messageId ?? null);
+  if (current.controller.signal.aborted) {
+    if (item && text?.textContent) markUnfinished(item, 'cancelled');
+    else item?.remove();
+    announce('Reply stopped');
+    return;
+  }
+  if (item) markUnfinished(item, 'error');
+  showConversationError(describeError(error));
+}
+
+/** Stop (the button, or Escape): the service ends the reply, and its stream ends with `done`. */
+export function stopReply() {
+  const current = state.streaming;
+  if (!current || current.stopping) return;
+  current.stopping = true;
+  ui.stop.disabled = true;
+  stopSpeaking();
+  if (current.messageId) void askToStop(current);
+}
+
+/** @param {ReplyInFlight} current */
+async function askToStop(current) {
+  if (!current.messageId || !state.userId) return;
+  try {
+    await requestStop(current.messageId, state.userId);
+    setTimeout(() => {
+      if (state.streaming === current) current.controller.abort();
+    }, STOP_WAIT_MS);
+  } catch (error) {
+    // Not stopped in the service (unreachable, say): at least stop reading it here.
+    current.controller.abort();
+    showConversationError(`could not stop the reply: ${describeError(error)}`);
+  }
+}
+
+/** Leaving the conversation: stop reading (and speaking) the reply; it goes on in the service. */
+export function leaveReply() {
+  stopSpeaking();
+  state.streaming?.controller.abort();
 }
 
 /** The composer while a reply streams: Send waits, Stop shows. @param {boolean} busy */
 export function setStreaming(busy) {
   ui.send.disabled = busy || !state.userId;
   ui.stop.hidden = !busy;
+  ui.stop.disabled = false;
   ui.composer.setAttribute('aria-busy', String(busy));
   if (!busy && document.activeElement === ui.stop) ui.text.focus();
 }

@@ -38,6 +38,7 @@ export const ui = {
   text: byId('composer-text', HTMLTextAreaElement),
   send: byId('send', HTMLButtonElement),
   stop: byId('stop', HTMLButtonElement),
+  speak: byId('speak-replies', HTMLInputElement),
   persona: find(document, 'section.persona', HTMLElement),
   personaName: byId('persona-name', HTMLElement),
   personaDescription: byId('persona-description', HTMLElement),

@@ -1,5 +1,6 @@
 // The messages shown: older pages as the reader scrolls up, deleting one, playing one aloud.
 import { deleteMessages, describeError, fetchSpeech, loadMessages } from './api.js';
+import { followShownReply } from './chat.js';
 import { announce, element, scrollToBottom, ui } from './dom.js';
 import { loadConversations } from './conversation-list.js';
 import { renderMessage, showConversationError, updateEmptyNote } from './render-messages.js';
@@ -30,11 +31,18 @@ export async function loadOlderMessages() {
     if (view !== state.view) return;
     const fromBottom = ui.scroller.scrollHeight - ui.scroller.scrollTop;
     const fragment = document.createDocumentFragment();
+    /** @type {HTMLElement | null} */
+    let inProgress = null;
     for (const message of [...page.messages].reverse()) {
       if (ui.messageList.querySelector(`[data-message-id="${CSS.escape(message.message_id)}"]`)) continue;
-      fragment.append(renderMessage(message));
+      const item = renderMessage(message);
+      if (message.status === 'in_progress' && message.role === 'assistant') inProgress = item;
+      fragment.append(item);
     }
     ui.messageList.prepend(fragment);
+    // A reply still being written (a reload, or a conversation left during a reply): its text
+    // so far is shown; read the rest as it comes.
+    if (inProgress) void followShownReply(inProgress);
     state.olderCursor = page.next_cursor;
     if (first) scrollToBottom();
     else ui.scroller.scrollTop = ui.scroller.scrollHeight - fromBottom;

@@ -5,6 +5,9 @@ import { state } from './state.js';
 
 /** @typedef {import('./api-types.js').MessageDraft} MessageDraft */
 
+/** The `finish_reason`s of a reply cut short, flagged as such. */
+const UNFINISHED = new Set(['cancelled', 'error', 'interrupted']);
+
 /** @param {string} role */
 function authorName(role) {
   if (role === 'user') return state.userId ?? 'You';
@@ -31,8 +34,10 @@ export function renderMessage(message) {
   actions.append(element('button', { type: 'button', class: 'link-button message__delete' }, 'Delete'), note);
 
   const finish = message.metadata?.finish_reason;
-  if (finish === 'cancelled' || finish === 'error') markUnfinished(item, finish);
+  if (typeof finish === 'string' && UNFINISHED.has(finish)) markUnfinished(item, finish);
   setMessageIdentity(item, message.message_id ?? null, message.created_at ?? null);
+  // Still being written (a reload during a reply): chat.js goes on reading it.
+  if (message.status === 'in_progress') markStreaming(item);
   return item;
 }
 
@@ -58,8 +63,10 @@ export function setMessageIdentity(item, id, createdAt) {
 
 /** @param {HTMLElement} item @param {string} reason */
 export function markUnfinished(item, reason) {
+  if (item.dataset.finishReason) return; // flagged already
   item.dataset.finishReason = reason;
-  const flag = element('span', { class: 'message__flag' }, reason === 'cancelled' ? 'stopped' : 'incomplete');
+  const label = reason === 'cancelled' ? 'stopped' : reason === 'interrupted' ? 'interrupted' : 'incomplete';
+  const flag = element('span', { class: 'message__flag' }, label);
   item.querySelector('.message__head')?.append(flag);
 }
 
@@ -70,13 +77,18 @@ export function markUnfinished(item, reason) {
  */
 export function renderStreamingReply(messageId) {
   const item = renderMessage({ role: 'assistant', text: '', message_id: messageId, created_at: new Date().toISOString() });
+  markStreaming(item);
+  return { item, text: find(item, '.message__text', HTMLElement) };
+}
+
+/** A reply shown while it is written. @param {HTMLElement} item */
+function markStreaming(item) {
   item.dataset.streaming = 'true';
   const text = find(item, '.message__text', HTMLElement);
   text.setAttribute('aria-live', 'polite');
   text.setAttribute('aria-busy', 'true');
   // It has its id already (`data-message-id`), but its buttons stay disabled until it is finished.
-  setMessageIdentity(item, null, new Date().toISOString());
-  return { item, text };
+  setMessageIdentity(item, null, item.querySelector('time')?.dateTime || null);
 }
 
 /** The end of a streamed reply: no longer live, its buttons usable once it has an id. @param {HTMLElement} reply @param {string | null} messageId */

@@ -1,6 +1,6 @@
 // Who uses the page and which conversation they look at: choosing the user name, opening a
 // conversation (or a new, empty one).
-import { setStreaming } from './chat.js';
+import { leaveReply, setStreaming } from './chat.js';
 import { loadConversations } from './conversation-list.js';
 import { ui } from './dom.js';
 import { loadOlderMessages } from './messages.js';
@@ -10,7 +10,7 @@ import { conversationFromHash, setHash, state, storeUser } from './state.js';
 
 /** Shows a conversation (or, with null, an empty new one). @param {string | null} conversationId */
 export async function openConversation(conversationId) {
-  state.streaming?.abort();
+  leaveReply();
   state.view += 1;
   state.conversationId = conversationId;
   state.olderCursor = null;

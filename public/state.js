@@ -4,6 +4,12 @@
 
 /** @typedef {import('./api-types.js').ConversationSummary} ConversationSummary */
 
+/**
+ * The reply the page is reading. Dropping its connection (`controller`) leaves it running in the
+ * service; Stop asks the service to end it (`stopping`), once `messageId` names it.
+ * @typedef {{controller: AbortController, messageId: string | null, stopping: boolean}} ReplyInFlight
+ */
+
 export const PAGE_SIZE = 30;
 export const CONVERSATION_PAGE_SIZE = 20;
 const USER_KEY = 'assistant-demo.user_id';
@@ -20,7 +26,7 @@ export const state = {
   /** @type {string | null} */ conversationCursor: null,
   /** @type {Map<string, ConversationSummary>} */
   conversations: new Map(),
-  /** @type {AbortController | null} */ streaming: null,
+  /** @type {ReplyInFlight | null} */ streaming: null,
   assistantName: 'Assistant',
 };
 

@@ -1,30 +1,22 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { STATIC_CONTENT_SECURITY_POLICY } from '../../src/adapters/http/middleware/static-files.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { makeCertificate } from '../support/tls-clients.js';
+import { openChromium, type BrowserPage } from './chromium.js';
 
 /**
- * The demo page (public/) in a real browser: Debian's Chromium driven by playwright-core.
- * Without Chromium the browser suite is skipped with a message, except under CI, where it fails.
+ * The demo page (public/) in a real browser: Debian's Chromium driven by playwright-core
+ * (chromium.ts). Without Chromium the browser suites are skipped with a message, except under
+ * CI, where they fail.
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
@@ -92,57 +84,23 @@ const demoInChromium = (scheme: 'http' | 'https') => function (this: Mocha.Suite
   this.timeout(30_000);
 
   let service: TestService;
-  let context: BrowserContext;
+  let browser: BrowserPage | undefined;
   let page: Page;
-  let profile: string | undefined;
-  const problems: string[] = [];
+  let waitUntil: BrowserPage['waitUntil'];
   const userId = `demo-${Date.now().toString(36)}`;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      if (process.env.CI) throw new Error(`Chromium is required in CI and is not installed at ${CHROMIUM} (apt-get install -y chromium)`);
-      console.warn(`      (skipped: no Chromium at ${CHROMIUM}; install it with apt-get install -y chromium, or set CHROMIUM_PATH)`);
-      this.skip();
-    }
-    profile = mkdtempSync(join(tmpdir(), 'demo-chromium-'));
-    const tls = scheme === 'https' ? makeCertificate(profile, 'demo') : undefined;
+    const certificates = scheme === 'https' ? mkdtempSync(join(tmpdir(), 'demo-tls-')) : undefined;
+    const tls = certificates ? makeCertificate(certificates, 'demo') : undefined;
     service = await startTestService({ OFFLINE_STREAM_DELAY_MS: '20', ...(tls ? { TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile } : {}) });
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      ignoreHTTPSErrors: scheme === 'https',
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 800 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(10_000);
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      // A refused CSP directive or a script error shows here; an HTTP error status of a fetch the
-      // page handles (the speech endpoint, say) is only Chromium's "Failed to load resource".
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
-    });
+    browser = await openChromium(this, [], { ignoreHTTPSErrors: scheme === 'https' });
+    ({ page, waitUntil } = browser);
   });
 
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await service?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
-
-  /**
-   * Polls an expression in the page until it is truthy. (Playwright's waitForFunction compiles
-   * its predicate with eval inside the page, which the page's CSP rightly refuses; evaluate()
-   * goes through the DevTools protocol instead.)
-   */
-  const waitUntil = async (expression: string, timeoutMs = 10_000): Promise<void> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (await page.evaluate(expression)) return;
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${expression}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
 
   const loadMessages = async (conversationId: string): Promise<StoredMessage[]> => {
     const res = await service.post('/api/chat/loadMessages', { user_id: userId, conversation_id: conversationId, limit: 500 });
@@ -400,9 +358,232 @@ const demoInChromium = (scheme: 'http' | 'https') => function (this: Mocha.Suite
   });
 
   it('logged no script errors and no refused resources', () => {
-    expect(problems).to.deep.equal([]);
+    expect(browser?.problems).to.deep.equal([]);
   });
 };
 
 describe('demo page in Chromium', demoInChromium('http'));
 describe('demo page in Chromium over HTTPS (HTTP/2)', demoInChromium('https'));
+
+describe('demo page in Chromium: replies that outlive their connection', function () {
+  this.timeout(60_000);
+
+  let service: TestService;
+  let browser: BrowserPage | undefined;
+  let page: Page;
+  let waitUntil: BrowserPage['waitUntil'];
+  const userId = `durable-${Date.now().toString(36)}`;
+  // The offline assistant echoes a feeling back: a long one gives a reply of some 25 words,
+  // which at 150 ms a word streams for nearly 4 s.
+  const longMessage = (topic: string) => `I feel like the long road over the ${topic} never ends while the cold rain keeps falling on the old town`;
+  const streamingText = `(document.querySelector('#message-list .message--assistant[data-streaming] .message__text')?.textContent ?? '')`;
+  const finishedReply = (id: string) => `document.querySelector('#message-list [data-message-id="${id}"]:not([data-streaming])') !== null`;
+
+  before(async function () {
+    service = await startTestService({ OFFLINE_STREAM_DELAY_MS: '150' });
+    browser = await openChromium(this, ['--autoplay-policy=no-user-gesture-required']);
+    ({ page, waitUntil } = browser);
+    await page.goto(`${service.url}/`);
+    await page.locator('#user-name').fill(userId);
+    await page.locator('#user-name').press('Enter');
+    await waitUntil(`!document.querySelector('#composer-text').disabled`);
+    await watchStreams();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  /**
+   * Keeps a copy of every chat event stream the page reads (its fetch is wrapped through
+   * DevTools; Chromium keeps no body of a streamed response for Playwright): a stream the page
+   * drops (aborts) fails here too, while the page merely letting go of a finished one does not.
+   */
+  const watchStreams = () =>
+    page.evaluate(`(() => {
+      const streams = (window.__streams = []);
+      const fetchPage = window.fetch.bind(window);
+      window.fetch = async (input, init) => {
+        const response = await fetchPage(input, init);
+        if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) return response;
+        const [forPage, forTest] = response.body.tee();
+        const stream = { url: String(input), state: 'open', text: '' };
+        streams.push(stream);
+        new Response(forTest).text().then(
+          (text) => Object.assign(stream, { state: 'ended', text }),
+          (error) => Object.assign(stream, { state: 'failed: ' + error.name }),
+        );
+        return new Response(forPage, { status: response.status, statusText: response.statusText, headers: response.headers });
+      };
+    })()`);
+  const lastStream = async () => {
+    await waitUntil(`window.__streams.length > 0 && window.__streams.at(-1).state !== 'open'`, 15_000);
+    return (await page.evaluate('window.__streams.at(-1)')) as { url: string; state: string; text: string };
+  };
+
+  const send = async (text: string) => {
+    await page.locator('#composer-text').fill(text);
+    await page.locator('#composer-text').press('Enter');
+  };
+  const sendReady = () => waitUntil(`!document.querySelector('#send').disabled && document.querySelector('#stop').hidden`);
+  const conversationId = () => new URLSearchParams(new URL(page.url()).hash.slice(1)).get('conversation') ?? '';
+  const shownText = (id: string) => page.locator(`#message-list [data-message-id="${id}"] .message__text`).textContent();
+  const stored = async (messageId: string) => {
+    const res = await service.post('/api/chat/loadMessages', { user_id: userId, conversation_id: conversationId(), limit: 500 });
+    expect(res.status).to.equal(200);
+    const message = (res.json.messages as (StoredMessage & { status: string; metadata: Record<string, unknown> })[]).find((m) => m.message_id === messageId);
+    expect(message, `reply ${messageId} is stored`).not.to.equal(undefined);
+    return message!;
+  };
+
+  /** Stops the reply streaming now with `press` and checks what the service and the page did. */
+  const stopWith = async (press: () => Promise<void>) => {
+    await waitUntil(`${streamingText}.split(' ').length >= 3`);
+    const stopRequest = page.waitForRequest((request) => /\/v1\/chat\/stream\/[^/]+\/stop$/.test(request.url()));
+    await press();
+    const request = await stopRequest;
+    expect(request.method()).to.equal('POST');
+    expect(request.postDataJSON()).to.deep.equal({ user_id: userId });
+    const messageId = decodeURIComponent(new URL(request.url()).pathname.split('/').at(-2)!);
+    await waitUntil(finishedReply(messageId));
+    await sendReady();
+    const stream = await lastStream();
+    expect(stream.state, 'the page kept its connection').to.equal('ended');
+    expect(stream.text, 'the stream ended with done').to.match(/\nevent: done\nid: \d+\ndata: .*"finish_reason":"cancelled"/);
+
+    const reply = await stored(messageId);
+    expect(reply.metadata.finish_reason).to.equal('cancelled');
+    expect(reply.status).to.equal('completed');
+    expect(reply.text.trim().split(/\s+/).length, 'cut short (the whole reply has some 25 words)').to.be.within(2, 20);
+    const item = page.locator(`#message-list [data-message-id="${messageId}"]`);
+    expect(await shownText(messageId), 'the text of the `done` event').to.equal(reply.text);
+    expect(await item.getAttribute('data-finish-reason')).to.equal('cancelled');
+    expect(await item.locator('.message__flag').textContent()).to.equal('stopped');
+    expect(await item.locator('.message__delete').isDisabled()).to.equal(false);
+  };
+
+  it('stops a reply with the Stop button and with Escape: the service stores it cancelled', async () => {
+    await send(longMessage('green hills'));
+    await stopWith(() => page.locator('#stop').click());
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-stopped.png') });
+
+    await send(longMessage('grey mountains'));
+    await stopWith(() => page.locator('#composer-text').press('Escape'));
+  });
+
+  it('shows a reply that is still being written after a reload, and streams the rest of it', async () => {
+    await send(longMessage('brown fields'));
+    await waitUntil(`${streamingText}.split(' ').length >= 3`);
+    const resume = page.waitForRequest((request) => request.method() === 'GET' && /\/v1\/chat\/stream\/[^/?]+\?/.test(request.url()));
+    await page.reload();
+    const url = new URL((await resume).url());
+    const messageId = decodeURIComponent(url.pathname.split('/').at(-1)!);
+    expect(url.searchParams.get('user_id')).to.equal(userId);
+    const after = Number(url.searchParams.get('after'));
+    expect(after, 'it resumes after the text loadMessages gave').to.be.greaterThan(0);
+
+    await waitUntil(`${streamingText}.length > 0`);
+    const partial = (await shownText(messageId)) ?? '';
+    expect(await page.locator('#stop').isHidden(), 'a reply in progress can be stopped').to.equal(false);
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-resumed.png') });
+    await waitUntil(finishedReply(messageId));
+    await sendReady();
+
+    const reply = await stored(messageId);
+    expect(reply.status).to.equal('completed');
+    expect(reply.metadata.finish_reason).to.equal('stop');
+    expect([...partial].length).to.be.at.least(after).and.below([...reply.text].length);
+    expect(reply.text.startsWith(partial), 'the partial reply is the start of the whole').to.equal(true);
+    expect(await shownText(messageId), 'no text lost or repeated').to.equal(reply.text);
+    expect(await page.locator(`#message-list [data-message-id="${messageId}"]`).count()).to.equal(1);
+    expect(await page.locator('#message-list .message--assistant .message__flag').count(), 'only the two stopped ones').to.equal(2);
+  });
+
+  it('resumes from the last id when the connection drops in the middle of an event', async () => {
+    /** What the page got before the drop: `start`, three deltas and half of the next event. */
+    let cut = { body: '', held: 0 };
+    await page.route(
+      '**/v1/chat/stream',
+      async (route) => {
+        const whole = await (await route.fetch()).text();
+        const events = whole.split('\n\n');
+        expect(events[0]).to.match(/^event: start\n/);
+        const deltas = events.slice(1, 4).map((event) => JSON.parse(/^data: (.*)$/m.exec(event)![1]!).text as string);
+        cut = { body: `${events.slice(0, 4).join('\n\n')}\n\n${events[4]!.slice(0, 12)}`, held: [...deltas.join('')].length };
+        await route.fulfill({ status: 200, contentType: 'text/event-stream; charset=utf-8', body: cut.body });
+      },
+      { times: 1 },
+    );
+    const resume = page.waitForRequest((request) => request.method() === 'GET' && /\/v1\/chat\/stream\/[^/?]+\?/.test(request.url()));
+    await send(longMessage('white beaches'));
+    const url = new URL((await resume).url());
+    const messageId = decodeURIComponent(url.pathname.split('/').at(-1)!);
+    expect(Number(url.searchParams.get('after')), 'the id of the last whole event').to.equal(cut.held);
+    await waitUntil(finishedReply(messageId));
+    await sendReady();
+    const reply = await stored(messageId);
+    expect(reply.metadata.finish_reason).to.equal('stop');
+    expect(await shownText(messageId), 'no text lost or repeated').to.equal(reply.text);
+    expect(await page.locator('#message-list .message--error').count()).to.equal(0);
+  });
+
+  it('speaks replies when asked: the audio of each sentence plays in turn', async () => {
+    expect(await page.locator('#speak-replies').isChecked(), 'off unless chosen').to.equal(false);
+    await page.locator('#speak-replies').check();
+    await page.reload();
+    await waitUntil(`!document.querySelector('#composer-text').disabled`);
+    expect(await page.locator('#speak-replies').isChecked(), 'the choice is kept').to.equal(true);
+
+    // Watch the page's blob: URLs and the media it plays (in the page, through DevTools).
+    await watchStreams();
+    await page.evaluate(`(() => {
+      const log = (window.__speech = { created: [], revoked: [], played: [], ended: [], speaking: false });
+      const create = URL.createObjectURL.bind(URL);
+      const revoke = URL.revokeObjectURL.bind(URL);
+      URL.createObjectURL = (blob) => { const url = create(blob); log.created.push({ url, type: blob.type, size: blob.size }); return url; };
+      URL.revokeObjectURL = (url) => { log.revoked.push(url); revoke(url); };
+      const play = HTMLMediaElement.prototype.play;
+      const media = [];
+      HTMLMediaElement.prototype.play = function () {
+        log.played.push({ url: this.src, alongside: media.filter((m) => !m.paused && !m.ended).length });
+        media.push(this);
+        this.addEventListener('ended', () => log.ended.push(this.src), { once: true });
+        return play.call(this);
+      };
+      new MutationObserver(() => { log.speaking ||= document.querySelector('[data-speaking="true"]') !== null; })
+        .observe(document.querySelector('#message-list'), { attributes: true, subtree: true, attributeFilter: ['data-speaking'] });
+    })()`);
+    const streamed = page.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith('/v1/chat/stream'));
+    await send('Hello there, how are you? Tell me about your day.');
+    expect((await streamed).postDataJSON().speech).to.deep.equal({ format: 'mp3' });
+    await waitUntil(`document.querySelector('#message-list [data-speaking="true"]') !== null`);
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-speaking.png') });
+    const frames = ((await lastStream()).text.match(/^event: audio$/gm) ?? []).length;
+    expect(frames, 'the service sent audio').to.be.greaterThan(0);
+
+    await waitUntil(`window.__speech.ended.length === ${frames} && window.__speech.revoked.length === ${frames}`, 20_000);
+    const log = (await page.evaluate('window.__speech')) as {
+      created: { url: string; type: string; size: number }[];
+      revoked: string[];
+      played: { url: string; alongside: number }[];
+      ended: string[];
+      speaking: boolean;
+    };
+    expect(log.created.map((c) => c.type)).to.deep.equal(Array(frames).fill('audio/mpeg'));
+    expect(log.created.every((c) => c.size > 0)).to.equal(true);
+    const urls = log.created.map((c) => c.url);
+    expect(log.played.map((p) => p.url), 'each clip once, in order').to.deep.equal(urls);
+    expect(log.ended, 'each played to its end').to.deep.equal(urls);
+    expect(log.played.map((p) => p.alongside), 'one after another, never two at once').to.deep.equal(Array(frames).fill(0));
+    expect(log.revoked, 'every URL let go').to.deep.equal(urls);
+    expect(log.speaking, 'the reply was flagged while it spoke').to.equal(true);
+    expect(await page.locator('[data-speaking]').count()).to.equal(0);
+  });
+
+  it('logged no script errors and no refused resources', () => {
+    expect(browser?.problems).to.deep.equal([]);
+  });
+});
+
