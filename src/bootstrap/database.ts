@@ -42,7 +42,7 @@ export async function openStore(config: Config, logger: Logger, metrics: Metrics
   const where = describeDatabase(settings.url);
   let store: PostgresStore;
   try {
-    store = lifetime.own(await openPostgresStore(settings));
+    store = lifetime.own(await openPostgresStore({ ...settings, warn: (message) => logger.warn({ store: 'postgresql' }, `database driver: ${message.slice(0, 200)}`) }));
   } catch (error) {
     const reason = error instanceof Error ? error.message.replaceAll(settings.url, where) : String(error);
     throw new DatabaseStartError(`cannot use the database at ${where}: ${reason}`);

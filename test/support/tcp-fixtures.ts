@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 
 /** A port on 127.0.0.1 that was free a moment ago and has nothing listening now. */
 export async function closedPort(): Promise<number> {
@@ -57,6 +57,67 @@ export async function startSilentServer(port = 0): Promise<SilentServer> {
       }),
     close: async () => {
       for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface StallingProxy {
+  port: number;
+  /** From now on nothing passes either way, and new connections are accepted but never joined: a network that went silent. */
+  stall(): void;
+  /** Traffic flows again (held bytes are dropped with their connections). */
+  resume(): void;
+  close(): Promise<void>;
+}
+
+/** A TCP proxy in front of `targetPort` that can be made to stop forwarding without closing anything. */
+export async function startStallingProxy(targetPort: number): Promise<StallingProxy> {
+  const pairs = new Set<{ client: Socket; upstream: Socket | null }>();
+  let stalled = false;
+  const server = createServer((client) => {
+    const pair: { client: Socket; upstream: Socket | null } = { client, upstream: null };
+    pairs.add(pair);
+    client.on('error', () => client.destroy());
+    client.on('close', () => {
+      pair.upstream?.destroy();
+      pairs.delete(pair);
+    });
+    if (stalled) {
+      client.pause();
+      return;
+    }
+    const upstream = connect(targetPort, '127.0.0.1');
+    pair.upstream = upstream;
+    upstream.on('error', () => client.destroy());
+    upstream.on('close', () => client.destroy());
+    client.on('data', (chunk) => {
+      if (!stalled) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (!stalled) client.write(chunk);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    stall: () => {
+      stalled = true;
+    },
+    resume: () => {
+      stalled = false;
+      // What was held back (or swallowed) leaves those connections out of step: end them.
+      for (const { client, upstream } of pairs) {
+        client.destroy();
+        upstream?.destroy();
+      }
+    },
+    close: async () => {
+      for (const { client, upstream } of pairs) {
+        client.destroy();
+        upstream?.destroy();
+      }
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -9,6 +9,8 @@ export interface DatabaseOptions {
   timeoutMs: number;
   /** Create the database when it does not exist (DATABASE_CREATE); otherwise a missing one stops start-up. */
   create?: boolean;
+  /** Where the driver's own warnings go (a connection that broke, say); never with statements or values. */
+  warn?: (message: string) => void;
 }
 
 export const MIGRATIONS_FOLDER = 'src/adapters/persistence/mikro-orm/migrations';
@@ -30,6 +32,8 @@ export function openDatabase(options: DatabaseOptions): Promise<MikroORM> {
     debug: false,
     pool: { min: 0, max: options.poolMax, idleTimeoutMillis: 10_000 },
     driverOptions: {
+      // knex would print these to the console; they go to the service's log instead.
+      log: { warn: (message: unknown) => options.warn?.(String(message)), error: (message: unknown) => options.warn?.(String(message)), deprecate: () => {}, debug: () => {} },
       acquireConnectionTimeout: options.timeoutMs,
       connection: {
         connectionTimeoutMillis: options.timeoutMs,

@@ -2,6 +2,7 @@ import type { DependencyCheck } from '../../../application/ports/dependency-chec
 import type { UnitOfWork } from '../../../application/ports/unit-of-work.js';
 import type { PoolState } from '../../metrics/metrics.js';
 import { migrate, openDatabase, poolState, type DatabaseOptions } from './database.js';
+import { sqlStateOf } from './unavailable.js';
 import { MikroOrmUnitOfWork } from './mikro-orm-unit-of-work.js';
 import { PostgresCheck } from './postgres-check.js';
 
@@ -15,10 +16,25 @@ export interface PostgresStore {
   close(): Promise<void>;
 }
 
-/** Connects and applies pending migrations; on failure nothing stays open. */
+/** The database named in the URL is not there (and may not be created). */
+export class DatabaseMissingError extends Error {
+  override readonly name = 'DatabaseMissingError';
+}
+
+/**
+ * Connects and applies pending migrations; on failure nothing stays open. A database that does
+ * not exist is not created (a mistyped name would start an empty store) unless `create` says so.
+ */
 export async function openPostgresStore(options: DatabaseOptions): Promise<PostgresStore> {
   const orm = await openDatabase(options);
   try {
+    if (!options.create) {
+      await orm.em.fork().execute('select 1').catch((error: unknown) => {
+        if (sqlStateOf(error) !== '3D000') throw error;
+        const name = decodeURIComponent(new URL(options.url).pathname.slice(1));
+        throw new DatabaseMissingError(`the database ${JSON.stringify(name)} does not exist (create it, or set DATABASE_CREATE=true)`);
+      });
+    }
     const migrationsApplied = await migrate(orm);
     return {
       unitOfWork: new MikroOrmUnitOfWork(orm),

@@ -2,6 +2,8 @@ import { ConnectionException, DeadlockException, DriverException } from '@mikro-
 
 /** PostgreSQL error classes that mean "the server is not there or gave up", not "the statement is wrong". */
 const UNAVAILABLE_SQLSTATES = /^(08|53|57P0|57014|3D000)/;
+/** Node's own codes for a network that refuses, drops or cannot find the server. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
 
 /** The SQLSTATE of an error the server sent, if it is one (MikroORM wraps the driver's error). */
 export function sqlStateOf(error: unknown): string | undefined {
@@ -26,7 +28,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (state !== undefined) return UNAVAILABLE_SQLSTATES.test(state);
   if (error instanceof DriverException) return true;
   if (typeof error !== 'object' || error === null) return false;
-  const { name, message } = error as { name?: string; message?: string };
+  const { name, message, code } = error as { name?: string; message?: string; code?: unknown };
+  if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
   if (name === 'KnexTimeoutError' || name === 'TimeoutError') return true;
   return typeof message === 'string' && /Connection terminated|connection timeout|Query read timeout|not queryable|connection error|Transaction query already complete|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN/i.test(message);
 }

@@ -1,0 +1,29 @@
+import { expect } from 'chai';
+import { DriverException, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { isDatabaseUnavailable } from '../../../src/adapters/persistence/mikro-orm/unavailable.js';
+
+const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+
+describe('isDatabaseUnavailable: the database gone, or a statement at fault', () => {
+  it('a transaction whose connection died is the database going away, not a fault (503, not 500)', () => {
+    expect(isDatabaseUnavailable(new Error('Transaction query already complete, run with DEBUG=knex:tx for more info'))).to.equal(true);
+    expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).to.equal(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('Knex: Timeout acquiring a connection.'), { name: 'KnexTimeoutError' }))).to.equal(true);
+    expect(isDatabaseUnavailable(withCode('ECONNREFUSED'))).to.equal(true);
+  });
+
+  it('the server giving up or going away, by SQLSTATE class', () => {
+    for (const code of ['08006', '57P01', '57014', '53300', '3D000']) expect(isDatabaseUnavailable(withCode(code)), code).to.equal(true);
+  });
+
+  it('a statement the server refused is a fault of ours (500), and so is a bug in our code', () => {
+    expect(isDatabaseUnavailable(withCode('23505'))).to.equal(false);
+    expect(isDatabaseUnavailable(withCode('42P01'))).to.equal(false);
+    expect(isDatabaseUnavailable(new UniqueConstraintViolationException(withCode('23505') as never))).to.equal(false);
+    expect(isDatabaseUnavailable(new TypeError("Cannot read properties of undefined (reading 'x')"))).to.equal(false);
+  });
+
+  it("a driver exception without the server's SQLSTATE is the connection failing", () => {
+    expect(isDatabaseUnavailable(new DriverException(new Error('Client has encountered a connection error and is not queryable')))).to.equal(true);
+  });
+});
