@@ -1,5 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { corkQueries } from './corked-queries.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export interface DatabaseOptions {
@@ -21,6 +22,7 @@ export const MIGRATIONS_FOLDER = 'src/adapters/persistence/mikro-orm/migrations'
  * repositories speak SQL to them, so there are no entities to discover.
  */
 export function openDatabase(options: DatabaseOptions): Promise<MikroORM> {
+  corkQueries();
   return MikroORM.init({
     clientUrl: options.url,
     entities: [],
