@@ -54,6 +54,7 @@ describe('PostgreSQL stopped under a steady write load', function () {
     running = false;
     await Promise.all(workers);
     const seen = Object.fromEntries(statuses);
+    console.log(`      answers while PostgreSQL was stopped and started again: ${JSON.stringify(seen)}`);
     expect(Object.keys(seen).map(Number).filter((status) => ![200, 201, 503].includes(status)), JSON.stringify(seen)).to.deep.equal([]);
     expect(seen[503] ?? 0, 'some requests met the stopped database').to.be.greaterThan(0);
     const last = await requests[0]!();
