@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { uid } from '../support/ids.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayPostgres } from '../support/throwaway-postgres.js';
+import { requireThrowawayPostgres, startThrowawayPostgres, type ThrowawayPostgres } from '../support/throwaway-postgres.js';
 
 describe('PostgreSQL going away and coming back', function () {
   this.timeout(90_000);
@@ -9,11 +9,7 @@ describe('PostgreSQL going away and coming back', function () {
   let service: TestService | undefined;
 
   before(async function () {
-    if (!canRunThrowawayPostgres()) {
-      if (process.env.CI) throw new Error('CI must be able to run a throwaway PostgreSQL cluster (root and /usr/lib/postgresql/*/bin)');
-      console.warn('      (skipped: needs root and PostgreSQL server binaries to run a throwaway cluster)');
-      this.skip();
-    }
+    requireThrowawayPostgres(this);
     database = await startThrowawayPostgres();
     service = await startTestService({ DATABASE_URL: database.url, DATABASE_TIMEOUT_MS: '1000', READINESS_TIMEOUT_MS: '2000' });
   });

@@ -6,7 +6,7 @@ import { uid } from '../support/ids.js';
 import { ADMIN_URL, createTestDatabase, requirePostgres } from '../support/postgres.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { startStallingProxy, type StallingProxy } from '../support/tcp-fixtures.js';
-import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayPostgres } from '../support/throwaway-postgres.js';
+import { requireThrowawayPostgres, startThrowawayPostgres, type ThrowawayPostgres } from '../support/throwaway-postgres.js';
 
 const UNAVAILABLE = { detail: 'the database is unavailable; try again shortly', status: 'error' };
 
@@ -16,11 +16,7 @@ describe('PostgreSQL stopped under a steady write load', function () {
   let service: TestService | undefined;
 
   before(async function () {
-    if (!canRunThrowawayPostgres()) {
-      if (process.env.CI) throw new Error('CI must be able to run a throwaway PostgreSQL cluster (root and /usr/lib/postgresql/*/bin)');
-      console.warn('      (skipped: needs root and PostgreSQL server binaries to run a throwaway cluster)');
-      this.skip();
-    }
+    requireThrowawayPostgres(this);
     database = await startThrowawayPostgres();
     service = await startTestService({ DATABASE_URL: database.url, DATABASE_TIMEOUT_MS: '1000', DATABASE_POOL_MAX: '8' });
   });

@@ -58,3 +58,14 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     },
   };
 }
+
+/**
+ * For a describe() that needs a cluster of its own: skips with a message when one cannot be
+ * run here (root and the server binaries are needed), but fails under CI, where it must run.
+ */
+export function requireThrowawayPostgres(context: Mocha.Context): void {
+  if (canRunThrowawayPostgres()) return;
+  if (process.env.CI) throw new Error('CI must be able to run a throwaway PostgreSQL cluster (root and /usr/lib/postgresql/*/bin)');
+  console.warn('      (skipped: needs root and PostgreSQL server binaries to run a throwaway cluster)');
+  context.skip();
+}
