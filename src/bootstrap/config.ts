@@ -8,7 +8,7 @@ import { AUTH_ENVIRONMENT, authConfigFrom, type AuthConfig } from './auth-config
 
 const integer = (min: number, max: number, fallback: number) => integerField(min, max).default(fallback);
 
-/** Every setting, from the environment; see README.md for what each does. */
+/** Every setting, from the environment; docs/configuration.md says what each does. */
 const environmentSchema = z.object({
   PORT: integer(0, 65_535, 8080),
   HOST: z.string().trim().min(1).default('0.0.0.0'),

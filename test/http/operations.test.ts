@@ -4,7 +4,7 @@ import { createLogger } from '../../src/bootstrap/logger.js';
 import { FakeSpeechSynthesizer } from '../support/fake-speech-synthesizer.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-/** Every endpoint of ../shared/seed/interface.md. */
+/** Every endpoint of docs/interface.md. */
 const SEED_ENDPOINTS = [
   ['post', '/v1/chat'],
   ['post', '/v1/chat/stream'],
