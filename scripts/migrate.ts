@@ -17,7 +17,7 @@ if (!url || !['up', 'create'].includes(command ?? '')) {
 const orm = await openDatabase({ url, poolMax: 2, timeoutMs: 10_000 });
 try {
   if (command === 'up') {
-    const applied = await migrate(orm);
+    const applied = await migrate(orm, { url, timeoutMs: 10_000 });
     console.log(`${describeDatabase(url)}: ${applied.length ? `applied ${applied.join(', ')}` : 'already up to date'}`);
   } else {
     const created = await orm.getMigrator().createMigration(undefined, true);

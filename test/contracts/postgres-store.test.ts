@@ -1,6 +1,8 @@
+import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openDatabase } from '../../src/adapters/persistence/mikro-orm/database.js';
 import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
+import { openPostgresStore } from '../../src/adapters/persistence/mikro-orm/postgres-store.js';
 import { createTestDatabase, requirePostgres } from '../support/postgres.js';
 import { storeContracts } from './all-contracts.js';
 
@@ -12,7 +14,7 @@ describe('PostgreSQL store (MikroORM)', function () {
     await requirePostgres(this);
     database = await createTestDatabase();
     orm = await openDatabase({ url: database.url, poolMax: 10, timeoutMs: 5000 });
-    await migrate(orm);
+    await migrate(orm, { url: database.url, timeoutMs: 5000 });
   });
   after(async () => {
     await orm?.close(true);
@@ -20,4 +22,21 @@ describe('PostgreSQL store (MikroORM)', function () {
   });
 
   storeContracts(async () => ({ unitOfWork: new MikroOrmUnitOfWork(orm!), close: async () => {} }));
+});
+
+describe('PostgreSQL store: instances starting together', function () {
+  this.timeout(30_000);
+  it('apply a new migration once; every instance starts', async function () {
+    await requirePostgres(this);
+    const database = await createTestDatabase();
+    try {
+      const stores = await Promise.all([1, 2, 3].map(() => openPostgresStore({ url: database.url, poolMax: 2, timeoutMs: 5000 })));
+      const applied = stores.map((store) => store.migrationsApplied.length);
+      await Promise.all(stores.map((store) => store.close()));
+      expect(applied.filter((count) => count > 0), `migrations applied per instance: ${applied.join(', ')}`).to.have.length(1);
+      expect(Math.max(...applied)).to.be.greaterThan(0);
+    } finally {
+      await database.drop();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
 import { corkQueries } from './corked-queries.js';
 import { MIGRATIONS } from './migrations/index.js';
 
@@ -58,10 +59,25 @@ export function openDatabase(options: DatabaseOptions): Promise<MikroORM> {
   });
 }
 
-/** Applies pending migrations; returns the names applied. */
-export async function migrate(orm: MikroORM): Promise<string[]> {
-  const applied = await orm.getMigrator().up();
-  return applied.map((migration) => migration.name);
+/** Any fixed number: the advisory lock instances take while they migrate (the same for every instance). */
+const MIGRATION_LOCK = 7_342_019_661;
+
+/**
+ * Applies pending migrations; returns the names applied. Instances starting together take
+ * turns (a PostgreSQL advisory lock, held on a connection of its own), so a new migration is
+ * applied once and the others find it done.
+ */
+export async function migrate(orm: MikroORM, options: Pick<DatabaseOptions, 'url' | 'timeoutMs'>): Promise<string[]> {
+  const lock = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: options.timeoutMs, application_name: 'assistant-backend-migrations' });
+  lock.on('error', () => undefined); // a connection lost while migrating: the migrations' own transactions decide
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const applied = await orm.getMigrator().up();
+    return applied.map((migration) => migration.name);
+  } finally {
+    await lock.end().catch(() => undefined);
+  }
 }
 
 /** The connection pool's state, for metrics; null before the pool exists. */

@@ -28,14 +28,16 @@ export class DatabaseMissingError extends Error {
 export async function openPostgresStore(options: DatabaseOptions): Promise<PostgresStore> {
   const orm = await openDatabase(options);
   try {
-    if (!options.create) {
+    if (options.create) {
+      await orm.schema.ensureDatabase();
+    } else {
       await orm.em.fork().execute('select 1').catch((error: unknown) => {
         if (sqlStateOf(error) !== '3D000') throw error;
         const name = decodeURIComponent(new URL(options.url).pathname.slice(1));
         throw new DatabaseMissingError(`the database ${JSON.stringify(name)} does not exist (create it, or set DATABASE_CREATE=true)`);
       });
     }
-    const migrationsApplied = await migrate(orm);
+    const migrationsApplied = await migrate(orm, options);
     return {
       unitOfWork: new MikroOrmUnitOfWork(orm),
       check: new PostgresCheck(orm),
