@@ -6,14 +6,17 @@ import { join } from 'node:path';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { startTestService, type TestService } from '../support/service.js';
+import { withCredentials } from '../support/test-credentials.js';
 import { http2Fetch, makeCertificate, openHttp2, type TestCertificate } from '../support/tls-clients.js';
 
 /** Opens POST /v1/chat/stream on `session`; `events` fills as they arrive, `ended` settles when the stream does. */
-function openChatStream(session: ClientHttp2Session, text: string) {
+async function openChatStream(url: string, session: ClientHttp2Session, text: string) {
   const events: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => events.push(event) });
-  const stream: ClientHttp2Stream = session.request({ ':method': 'POST', ':path': '/v1/chat/stream', 'content-type': 'application/json' });
-  stream.end(JSON.stringify({ user_id: 'shutdown', text }));
+  const body = JSON.stringify({ user_id: 'shutdown', text });
+  const headers = await withCredentials(`${url}/v1/chat/stream`, { 'content-type': 'application/json' }, body);
+  const stream: ClientHttp2Stream = session.request({ ':method': 'POST', ':path': '/v1/chat/stream', ...headers });
+  stream.end(body);
   stream.on('data', (chunk: Buffer) => parser.feed(chunk.toString('utf8')));
   const ended = new Promise<'ended' | 'reset'>((resolve) => {
     stream.once('end', () => resolve('ended'));
@@ -70,7 +73,7 @@ describe('HTTPS shutdown: HTTP/2 sessions and HTTP/1.1 connections', function ()
   it('a reply streaming over HTTP/2 when stop begins finishes; no new stream is accepted', async () => {
     service = await startTestService({ ...tls(), SHUTDOWN_TIMEOUT_MS: '15000', OFFLINE_STREAM_DELAY_MS: '30' });
     const session = await openHttp2(service.url);
-    const reply = openChatStream(session, 'Hello! Who are you?');
+    const reply = await openChatStream(service.url, session, 'Hello! Who are you?');
     await until(() => reply.events.some((e) => e.event === 'delta'));
     const goaway = new Promise<void>((resolve) => session.once('goaway', () => resolve()));
     const stopped = service.stop();
@@ -95,7 +98,7 @@ describe('HTTPS shutdown: HTTP/2 sessions and HTTP/1.1 connections', function ()
     service = await startTestService({ ...tls(), SHUTDOWN_TIMEOUT_MS: '200', OFFLINE_STREAM_DELAY_MS: '2000' });
     const session = await openHttp2(service.url);
     session.on('error', () => {}); // the cut may reach the client as a session error
-    const reply = openChatStream(session, 'Hello! Who are you?');
+    const reply = await openChatStream(service.url, session, 'Hello! Who are you?');
     await until(() => reply.events.some((e) => e.event === 'start'));
     await service.stop();
     service = undefined;

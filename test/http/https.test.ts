@@ -8,6 +8,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { expectDocumented, headerReader } from '../support/documented-responses.js';
 import { FakeSpeechSynthesizer } from '../support/fake-speech-synthesizer.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { withCredentials } from '../support/test-credentials.js';
 import { http2Fetch, https1Fetch, makeCertificate, openHttp2, type RawRequest, type RawResponse, type TestCertificate } from '../support/tls-clients.js';
 
 const HSTS_DEFAULT = 'max-age=15552000';
@@ -95,8 +96,10 @@ describe('HTTPS: HTTP/2 and HTTP/1.1 on one port', function () {
         texts.map(async (text) => {
           const events: EventSourceMessage[] = [];
           const parser = createParser({ onEvent: (event) => events.push(event) });
-          const stream = session.request({ ':method': 'POST', ':path': '/v1/chat/stream', 'content-type': 'application/json' });
-          stream.end(JSON.stringify({ user_id: 'tls-streams', text }));
+          const body = JSON.stringify({ user_id: 'tls-streams', text });
+          const sent = await withCredentials(`${service.url}/v1/chat/stream`, { 'content-type': 'application/json' }, body);
+          const stream = session.request({ ':method': 'POST', ':path': '/v1/chat/stream', ...sent });
+          stream.end(body);
           const headers = await new Promise<Record<string, unknown>>((resolve) => stream.once('response', resolve));
           let startedAt = -1;
           for await (const chunk of stream) {

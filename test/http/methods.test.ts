@@ -2,11 +2,13 @@ import { expect } from 'chai';
 import { request } from 'node:http';
 import { expectDocumented, headerReader } from '../support/documented-responses.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { withCredentials } from '../support/test-credentials.js';
 
 /** Methods fetch() refuses to send (TRACE among them) go through node:http; answers are checked against /openapi.json. */
 async function send(service: TestService, method: string, path: string) {
+  const headers = await withCredentials(`${service.url}${path}`);
   const answer = await new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = request(`${service.url}${path}`, { method }, (res) => {
+    const req = request(`${service.url}${path}`, { method, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));

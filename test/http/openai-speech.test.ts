@@ -6,12 +6,11 @@ import { SpeechEngineFailedError } from '../../src/domain/errors.js';
 import { decodeMp3, parseWav, SECONDS_PER_CHARACTER } from '../support/audio.js';
 import { documentedFetch } from '../support/documented-responses.js';
 import { FakeSpeechSynthesizer } from '../support/fake-speech-synthesizer.js';
+import { openAiClientFor } from '../support/openai-client.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const TEXT = 'Hello there. This is the assistant speaking through an OpenAI client. It works.';
 const perCharacter = (seconds: number, text = TEXT) => seconds / [...text].length;
-/** OpenAI's own client, its every answer checked against the service's /openapi.json on the way. */
-const clientFor = (service: TestService) => new OpenAI({ baseURL: `${service.url}/v1`, apiKey: 'unused', maxRetries: 0, fetch: documentedFetch });
 const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer());
 
 /** The events of an SSE response, in order. */
@@ -35,7 +34,7 @@ describe('POST /v1/audio/speech through the openai package\'s own client (embedd
   let client: OpenAI;
   before(async () => {
     service = await startTestService();
-    client = clientFor(service);
+    client = openAiClientFor(service);
   });
   after(() => service.stop());
 
@@ -158,14 +157,14 @@ describe('POST /v1/audio/speech: engine failures through the openai client (fake
 
   it('502 when the engine fails (server_error)', async () => {
     engine.failure = new SpeechEngineFailedError('the engine broke down');
-    const error = await failure(clientFor(service).audio.speech.create({ model: 'tts-1', input: 'Hi', voice: 'alpha' }));
+    const error = await failure(openAiClientFor(service).audio.speech.create({ model: 'tts-1', input: 'Hi', voice: 'alpha' }));
     expect(error.status).to.equal(502);
     expect(error.error).to.deep.equal({ message: 'the engine broke down', type: 'server_error', param: null, code: 'speech_engine_failed' });
   });
 
   it('503 with Retry-After when syntheses are at capacity', async () => {
     engine.hold();
-    const client = clientFor(service);
+    const client = openAiClientFor(service);
     const running = client.audio.speech.create({ model: 'tts-1', input: 'first', voice: 'alpha' });
     while (engine.running === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const error = await failure(client.audio.speech.create({ model: 'tts-1', input: 'second', voice: 'alpha' }));

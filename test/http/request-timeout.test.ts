@@ -2,15 +2,22 @@ import { expect } from 'chai';
 import { connect } from 'node:net';
 import { documentedFetch, expectDocumented } from '../support/documented-responses.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { credentialLine } from '../support/test-credentials.js';
 
 const LIMIT_MS = 1000;
 
-/** Sends `head`, then `trickle` one byte every `everyMs`, and reads whatever comes back until the server closes. */
+/**
+ * Sends `head`, then `trickle` one byte every `everyMs`, and reads whatever comes back until the
+ * server closes. To a service with identity on, the head carries the credential the request
+ * needs (for the user a trickled body names), so the request is judged on its timing alone.
+ */
 async function trickle(service: TestService, head: string, trickled: string, everyMs: number) {
   const { hostname, port } = new URL(service.url);
+  const path = head.split(' ')[1]!;
+  const credential = await credentialLine(service.url + path, trickled);
   const socket = connect(Number(port), hostname);
   const started = Date.now();
-  socket.write(head);
+  socket.write(head.replace('\r\n', `\r\n${credential}`)); // after the request line
   let sent = 0;
   const timer = setInterval(() => {
     if (sent < trickled.length && socket.writable) socket.write(trickled[sent++]!);

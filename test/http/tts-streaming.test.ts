@@ -5,6 +5,7 @@ import { decodeMp3, parseWav, SECONDS_PER_CHARACTER } from '../support/audio.js'
 import { documentedFetch, expectDocumented, headerReader } from '../support/documented-responses.js';
 import { FakeSpeechSynthesizer } from '../support/fake-speech-synthesizer.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { withCredentials } from '../support/test-credentials.js';
 
 const LONG = 'The weather is lovely today. '.repeat(60).trim();
 const query = (text: string, extra = '') => `/api/tts?text=${encodeURIComponent(text)}${extra}`;
@@ -30,9 +31,10 @@ async function get(service: TestService, path: string, onPart?: (part: Buffer) =
   return received;
 }
 
-function receive(url: string, onPart?: (part: Buffer) => void): Promise<Received> {
+async function receive(url: string, onPart?: (part: Buffer) => void): Promise<Received> {
+  const headers = await withCredentials(url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, (res) => {
+    const req = httpRequest(url, { headers }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (part: Buffer) => {
         parts.push(part);

@@ -57,9 +57,10 @@ export async function startPlainTestService(
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    // Over TLS (a self-signed test certificate), HTTP/2 through node:http2; else fetch().
+    // Over TLS (a self-signed test certificate), HTTP/2 through node:http2; else fetch(). Bare:
+    // with identity on, startIdentityTestService's call() has added the credential (or not: bare()).
     const response = service.url.startsWith('https:')
-      ? await http2Fetch(service.url + path, { method, headers, body })
+      ? await http2Fetch(service.url + path, { method, headers, body, bare: true })
       : await fetch(service.url + path, { method, headers, body });
     const text = response instanceof Response ? await response.text() : response.text;
     let json: unknown;

@@ -1,7 +1,9 @@
 /**
  * Services started with identity on register here how to authorize a request to them, so that
- * the two doors every HTTP test goes through (TestService.call and documentedFetch) add the
- * credential by themselves: a test written without identity runs unchanged with it.
+ * the doors every HTTP test goes through add the credential by themselves: TestService.call,
+ * documentedFetch, the TLS clients (tls-clients.ts), openAiClientFor (openai-client.ts), and
+ * withCredentials / credentialLine below for node:http and raw sockets. A test written without
+ * identity runs unchanged with it (npm run test:identity).
  */
 export type Authorize = (path: string, body: unknown) => Promise<string>;
 
@@ -19,4 +21,21 @@ export function forgetCredentials(url: string): void {
 export async function authorizationFor(url: string, body: unknown): Promise<string | undefined> {
   const parsed = new URL(url);
   return registry.get(parsed.origin)?.(parsed.pathname + parsed.search, body);
+}
+
+/**
+ * `headers` plus, for a service with identity on, the Authorization its request needs (unless
+ * `headers` has one already, in any case): the door of every test client that is not fetch()
+ * (HTTP/2, HTTPS/1.1, node:http), so a test written without identity runs unchanged with it.
+ */
+export async function withCredentials(url: string, headers: Record<string, string> = {}, body?: unknown): Promise<Record<string, string>> {
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return headers;
+  const authorization = await authorizationFor(url, body);
+  return authorization ? { ...headers, authorization } : headers;
+}
+
+/** For a request written by hand on a socket: its Authorization header line (CRLF included), or ''. */
+export async function credentialLine(url: string, body?: unknown): Promise<string> {
+  const authorization = await authorizationFor(url, body);
+  return authorization ? `Authorization: ${authorization}\r\n` : '';
 }

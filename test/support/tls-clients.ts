@@ -5,11 +5,13 @@ import { connect, type ClientHttp2Session, type IncomingHttpHeaders, type Outgoi
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
+import { withCredentials } from './test-credentials.js';
 
 /**
  * Clients for the service over TLS, which fetch() cannot reach: its certificate is self-signed
  * (made here with openssl) and Node 20's fetch speaks no HTTP/2. They trust any certificate and
- * report the one they saw, so tests can tell a reloaded certificate from the old one.
+ * report the one they saw, so tests can tell a reloaded certificate from the old one. To a
+ * service with identity on, they send the credential a request needs (test-credentials.ts).
  */
 
 export interface TestCertificate {
@@ -35,7 +37,13 @@ export interface RawRequest {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Uint8Array;
+  /** Exactly the headers given: no credential added (IdentityTestService.bare goes through here). */
+  bare?: boolean;
 }
+
+/** The request's headers, with the credential a service with identity on needs, unless `bare`. */
+const headersOf = (url: string, request: RawRequest) =>
+  request.bare ? (request.headers ?? {}) : withCredentials(url, request.headers, request.body);
 
 export interface RawResponse {
   status: number;
@@ -76,7 +84,7 @@ export async function http2Fetch(url: string, request: RawRequest = {}, session?
   const own = session ?? (await openHttp2(url));
   try {
     const { pathname, search } = new URL(url);
-    const headers: OutgoingHttpHeaders = { ':method': request.method ?? 'GET', ':path': pathname + search, ...request.headers };
+    const headers: OutgoingHttpHeaders = { ':method': request.method ?? 'GET', ':path': pathname + search, ...(await headersOf(url, request)) };
     const stream = own.request(headers, { endStream: request.body === undefined });
     if (request.body !== undefined) stream.end(request.body);
     const [incoming, text] = await Promise.all([
@@ -91,12 +99,13 @@ export async function http2Fetch(url: string, request: RawRequest = {}, session?
 }
 
 /** One request over HTTP/1.1 with TLS (ALPN http/1.1), on a connection of its own. */
-export function https1Fetch(url: string, request: RawRequest = {}): Promise<RawResponse> {
+export async function https1Fetch(url: string, request: RawRequest = {}): Promise<RawResponse> {
+  const headers = await headersOf(url, request);
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
       url,
       // ALPN reaches tls.connect(), though the https types do not list it.
-      { method: request.method ?? 'GET', headers: request.headers, rejectUnauthorized: false, agent: false, ...{ ALPNProtocols: ['http/1.1'] } },
+      { method: request.method ?? 'GET', headers, rejectUnauthorized: false, agent: false, ...{ ALPNProtocols: ['http/1.1'] } },
       (res) => {
         const fingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
         readAll(res).then(

@@ -136,10 +136,13 @@ export class MikroOrmMessageRepository implements MessageRepository {
 
   async deleteOwned(conversationId: string, userId: string, messageIds: string[] | null): Promise<{ conversation: Conversation | null; deleted: number }> {
     const which = messageIds === null ? '' : 'and m.message_id in (select json_array_elements_text(?::json))';
+    // The conversation's row first, as replies.begin locks it before it writes messages (see
+    // mikro-orm-reply-repository.ts): the message_count trigger would otherwise lock it after the delete.
     const [row] = await this.em.execute<{ conversation: ConversationRow | null; deleted: string }[]>(
-      `/* messages.delete_owned */ with deleted as (
-         delete from messages m using conversations c
-         where c.conversation_id = ? and c.user_id = ? and m.conversation_id = c.conversation_id ${which}
+      `/* messages.delete_owned */ with locked as materialized (
+         select conversation_id from conversations where conversation_id = ? and user_id = ? for no key update),
+       deleted as (
+         delete from messages m where m.conversation_id in (select conversation_id from locked) ${which}
          returning 1)
        select (select row_to_json(c) from conversations c where c.conversation_id = ?) as conversation,
               (select count(*) from deleted) as deleted`,

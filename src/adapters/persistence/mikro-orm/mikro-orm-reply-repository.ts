@@ -12,9 +12,20 @@ export const STOP_CHANNEL = 'assistant_reply_stops';
 const CUT_SHORT_LIST = CUT_SHORT.map((reason) => `'${reason}'`).join(', ');
 
 /**
+ * The conversation's row, locked before any of its messages is written. replies.begin claims the
+ * row (its upsert locks it) and then inserts, and a concurrent begin of the same message waits in
+ * the reply_to index for whoever is changing the reply: a statement that changed the reply and
+ * then locked the conversation (for active_at, or the message_count trigger) closed a cycle,
+ * broken by PostgreSQL's deadlock detector only after a second, or by the statement timeout (503).
+ */
+const CONVERSATION_FIRST = (conversationId: string) =>
+  `locked as materialized (select conversation_id from conversations where conversation_id = ${conversationId} for no key update)`;
+
+/**
  * Replies in PostgreSQL, each method one statement: a turn begins in one round trip (claim the
  * conversation, store the user's message, open the reply, read the history), grows with one
  * round trip per batch of text, and ends with one. Writes announce themselves with pg_notify.
+ * A statement that writes a reply and its conversation locks the conversation first.
  */
 export class MikroOrmReplyRepository implements ReplyRepository {
   constructor(private readonly em: EntityManager) {}
@@ -65,16 +76,20 @@ export class MikroOrmReplyRepository implements ReplyRepository {
 
   async reopen(reply: Message): Promise<Message | null> {
     const rows = await this.em.execute<MessageRow[]>(
-      `/* replies.reopen */ with replaced as (
+      // Conversation first: a reply added here updates its message_count (trigger).
+      `/* replies.reopen */ with ${CONVERSATION_FIRST('?')},
+       replaced as (
          update messages set message_id = ?, text = '', status = 'in_progress', metadata = ?::jsonb, created_at = ?, alive_at = ?
          where reply_to = ? and status = 'completed' and metadata->>'finish_reason' in (${CUT_SHORT_LIST})
+           and exists (select 1 from locked)
          returning *),
        added as (
          insert into messages (${MESSAGE_COLUMNS})
-         select ${MESSAGE_COLUMNS} from ${MESSAGE_INPUT} where not exists (select 1 from messages where reply_to = ?)
+         select ${MESSAGE_COLUMNS} from ${MESSAGE_INPUT}
+         where not exists (select 1 from messages where reply_to = ?) and exists (select 1 from locked)
          on conflict do nothing returning *)
        select * from replaced union all select * from added`,
-      [reply.messageId, JSON.stringify(reply.metadata), reply.createdAt, reply.progressAt, reply.replyTo, messagesJson([reply]), reply.replyTo],
+      [reply.conversationId, reply.messageId, JSON.stringify(reply.metadata), reply.createdAt, reply.progressAt, reply.replyTo, messagesJson([reply]), reply.replyTo],
     );
     return rows[0] ? toMessage(rows[0]) : null;
   }
@@ -92,11 +107,13 @@ export class MikroOrmReplyRepository implements ReplyRepository {
   async finish(reply: Message, at: Date): Promise<Message | null> {
     const [row] = await this.em.execute<{ finished: MessageRow | null; current: MessageRow | null; removed: string }[]>(
       `/* replies.finish */ with current as (select * from messages where message_id = ?),
+       ${CONVERSATION_FIRST('(select conversation_id from current)')},
        finished as (
          update messages set text = ?, metadata = ?::jsonb, status = 'completed', alive_at = null
-         where message_id = ? and status = 'in_progress' and ? <> '' returning *),
+         where message_id = ? and status = 'in_progress' and ? <> '' and exists (select 1 from locked) returning *),
        removed as (
-         delete from messages where message_id = ? and status = 'in_progress' and ? = '' returning message_id),
+         delete from messages where message_id = ? and status = 'in_progress' and ? = '' and exists (select 1 from locked)
+         returning message_id),
        touched as (
          update conversations set active_at = greatest(active_at, ?)
          where conversation_id = (select conversation_id from finished))
@@ -121,9 +138,18 @@ export class MikroOrmReplyRepository implements ReplyRepository {
 
   async interruptStale(before: Date, at: Date): Promise<number> {
     const rows = await this.em.execute<{ message_id: string }[]>(
-      `/* replies.interrupt_stale */ with stale as (
+      // Conversations first, in one order (two sweeps never wait on each other in a cycle); the
+      // replies then, skipping any a live statement holds.
+      `/* replies.interrupt_stale */ with candidates as (
+         select conversation_id from messages where status = 'in_progress' and coalesce(alive_at, created_at) < ?),
+       locked as materialized (
+         select conversation_id from conversations where conversation_id in (select conversation_id from candidates)
+         order by conversation_id for no key update),
+       stale as (
          select message_id, conversation_id, text from messages
-         where status = 'in_progress' and coalesce(alive_at, created_at) < ? for update skip locked),
+         where status = 'in_progress' and coalesce(alive_at, created_at) < ?
+           and conversation_id in (select conversation_id from locked)
+         for update skip locked),
        finished as (
          update messages m set status = 'completed', alive_at = null,
            metadata = m.metadata || jsonb_build_object('finish_reason', 'interrupted')
@@ -134,7 +160,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
          where c.conversation_id in (select conversation_id from finished))
        select message_id, pg_notify('${REPLY_CHANNEL}', message_id)
        from (select message_id from finished union all select message_id from removed) ended`,
-      [before, at],
+      [before, before, at],
     );
     return rows.length;
   }
