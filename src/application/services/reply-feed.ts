@@ -61,7 +61,8 @@ export class ReplyFeed {
     const poll = setInterval(() => wakeup.notify(), POLL_MS);
     try {
       let current: Message | null = first;
-      let position = from;
+      // A position past the text stands at its end (as fromJob does), so `done` carries the reply's total.
+      let position = Math.min(from, replyLength(first.text));
       for (;;) {
         if (!current) {
           yield { type: 'end', message: null, finishReason: 'cancelled', position };
