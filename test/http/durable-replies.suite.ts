@@ -201,6 +201,26 @@ export function durableReplySuite({ start, lastingStore }: DurableReplyFixture):
       expect(atEnd.events.map((e) => e.event)).to.deep.equal(['start', 'done']);
     });
 
+    it('from a position past the end: nothing more to send, and done carries the final total, live or finished', async () => {
+      const who = someone();
+      const first = await replies.start({ ...who, text: 'overshoot' });
+      const call = await model.nextCall();
+      call.say('Hello 🌍');
+      await first.until('Hello 🌍');
+      const messageId = first.events[0]!.json.message_id;
+      const live = await replies.resume(messageId, who.user_id, { after: 1000 });
+      call.say('!');
+      call.finish();
+      await first.end();
+      await live.end();
+      const finished = await replies.resume(messageId, who.user_id, { lastEventId: 1000 });
+      await finished.end();
+      for (const stream of [live, finished]) {
+        expect(stream.events[0]!.id).to.equal('1000');
+        expect(stream.events.at(-1)).to.deep.include({ event: 'done', id: String(codePoints('Hello 🌍!')) });
+      }
+    });
+
     it('404 for an unknown message, another user, or a user message; 400 for a malformed position', async () => {
       const who = someone();
       const first = await replies.start({ ...who, text: 'mine' });
@@ -432,7 +452,9 @@ export function durableReplySuite({ start, lastingStore }: DurableReplyFixture):
         for await (const chunk of reconnected!) chunks.push(chunk);
       })();
       const resuming = chat.resumeStream();
+      // Both readers hold the reply's beginning before it ends (else theirs would be a 204).
       await eventually(async () => (chunks.some((c) => c.type === 'text-delta') ? true : undefined), 'the first text chunk');
+      await eventually(async () => (textOf(chat.messages[0]).startsWith('Before') ? true : undefined), "the chat's first text");
       call.say('After ', 'it.');
       call.finish();
       await Promise.all([resuming, reading, original.end()]);
