@@ -5,6 +5,7 @@ import { uid } from '../support/ids.js';
 import { createTestDatabase, requirePostgres } from '../support/postgres.js';
 import { codePoints, eventually, replyClient } from '../support/reply-client.js';
 import { killAllServiceProcesses, launchService, type ServiceProcess } from '../support/service-process.js';
+import { startTestService } from '../support/service.js';
 
 const STALE_MS = 1500;
 
@@ -127,5 +128,34 @@ describe('durable replies across service processes on one PostgreSQL database', 
     expect(lateDone.json).to.include({ finish_reason: 'interrupted', response: 'You said: speak' });
     // Stopping a finished reply changes nothing.
     expect((await reader.stop(interrupted.message_id, unwatched.user_id)).json.message.metadata.finish_reason).to.equal('interrupted');
+  });
+
+  it('a stop of a reply whose producer died (not yet stale): after waiting for it, another instance stops it from the stored text', async () => {
+    // A database of its own: the other instances here would sweep the reply up as stale meanwhile.
+    const own = await createTestDatabase();
+    const doomed = await launchService({ ...environment(), DATABASE_URL: own.url, STREAM_STALE_MS: '60000' });
+    // Readers here take a reply to be dead only after a minute: the stop must not wait for that.
+    const patient = await startTestService({ DATABASE_URL: own.url, STREAM_STALE_MS: '60000' });
+    try {
+      fake.queue.push({ kind: 'stall', pieces: 2 });
+      const who = someone();
+      const original = await replyClient(doomed.url).start({ ...who, text: 'orphaned reply' });
+      await original.until('You said:');
+      const messageId = original.events[0]!.json.message_id;
+      const client = replyClient(patient.url);
+      await eventually(async () => ((await client.messages(who.user_id, who.conversation_id))[1]?.text === 'You said:' ? true : undefined), 'the text to be stored');
+      const resumed = await client.resume(messageId, who.user_id);
+      await resumed.until('You said:');
+      await doomed.kill();
+      const stopped = await client.stop(messageId, who.user_id);
+      expect(stopped.status).to.equal(200);
+      expect(stopped.json.message).to.include({ message_id: messageId, status: 'completed', text: 'You said:' });
+      expect(stopped.json.message.metadata.finish_reason).to.equal('cancelled');
+      const done = await resumed.end();
+      expect(done.json).to.include({ finish_reason: 'cancelled', response: 'You said:' });
+    } finally {
+      await patient.stop();
+      await own.drop();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { AbstractChat, DefaultChatTransport, type ChatState, type ChatStatus, type UIMessage, type UIMessageChunk } from 'ai';
 import { expect } from 'chai';
 import type { AdapterOverrides } from '../../src/bootstrap/tokens.js';
+import { ChatModelFailedError } from '../../src/domain/errors.js';
 import { documentedFetch } from '../support/documented-responses.js';
 import { uid } from '../support/ids.js';
 import { codePoints, eventually, replyClient, type ReplyClient } from '../support/reply-client.js';
@@ -221,6 +222,25 @@ export function durableReplySuite({ start, lastingStore }: DurableReplyFixture):
       }
     });
 
+    it('of a reply the model failed ends with an error event carrying the stored detail', async () => {
+      const who = someone();
+      const first = await replies.start({ ...who, text: 'fail me' });
+      const call = await model.nextCall();
+      call.say('Half an answer');
+      await first.until('Half an answer');
+      call.fail(new ChatModelFailedError('the language model answered 503 Service Unavailable'));
+      const failed = await first.end();
+      expect(failed.event).to.equal('error');
+      const again = await replies.resume(first.events[0]!.json.message_id, who.user_id, { after: 5 });
+      const end = await again.end();
+      expect(again.text).to.equal('an answer');
+      expect(end).to.deep.include({ event: 'error', id: String(codePoints('Half an answer')) });
+      expect(end.json).to.deep.equal(failed.json);
+      const stored = (await replies.messages(who.user_id, who.conversation_id))[1];
+      expect(stored).to.include({ status: 'completed', text: 'Half an answer' });
+      expect(stored.metadata.finish_reason).to.equal('error');
+    });
+
     it('404 for an unknown message, another user, or a user message; 400 for a malformed position', async () => {
       const who = someone();
       const first = await replies.start({ ...who, text: 'mine' });
@@ -359,6 +379,30 @@ export function durableReplySuite({ start, lastingStore }: DurableReplyFixture):
       expect((await replies.resumeAnswer(firstId, who.user_id)).status, 'the replaced reply is gone').to.equal(404);
     });
 
+    it('repeated by several requests at once after it was cut short: the model is asked once, and all of them get that reply', async () => {
+      const who = someone();
+      const body = { ...who, text: 'all at once' };
+      const first = await replies.start(body);
+      const firstCall = await model.nextCall();
+      firstCall.say('Cut');
+      await first.until('Cut');
+      await replies.stop(first.events[0]!.json.message_id, who.user_id);
+      await first.end();
+      const callsBefore = model.calls.length;
+      const repeats = await Promise.all([replies.start(body), replies.start(body), replies.start(body), replies.start(body)]);
+      const again = await model.nextCall();
+      again.say('Once ', 'for all.');
+      again.finish();
+      const ends = await Promise.all(repeats.map((stream) => stream.end()));
+      expect(model.calls.length - callsBefore).to.equal(1);
+      expect(new Set(repeats.map((stream) => stream.events[0]!.json.message_id)).size).to.equal(1);
+      for (const [index, stream] of repeats.entries()) {
+        expect(stream.text).to.equal('Once for all.');
+        expect(ends[index]!.json).to.include({ response: 'Once for all.', finish_reason: 'stop' });
+      }
+      expect((await replies.messages(who.user_id, who.conversation_id)).map((m) => m.text)).to.deep.equal(['all at once', 'Once for all.']);
+    });
+
     it('through POST /v1/chat, a reply cut short is asked for again too', async () => {
       const who = someone();
       const body = { ...who, text: 'plainly' };
@@ -438,7 +482,8 @@ export function durableReplySuite({ start, lastingStore }: DurableReplyFixture):
     });
 
     it("a reply in progress: the SDK's own transport reads its UI message stream from the beginning to the end", async () => {
-      const who = someone();
+      // A conversation id with characters that need escaping in a path.
+      const who = { ...someone(), conversation_id: `chat/${uid('c')} #1? 💬` };
       const original = await replies.start({ ...who, text: 'resume me' });
       const call = await model.nextCall();
       call.say('Before 🌅 the reload. ');
