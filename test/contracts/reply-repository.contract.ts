@@ -137,12 +137,13 @@ export function replyRepositoryContract(make: MakeStore): void {
       it('adds text to a reply in progress and marks it alive; empty text only marks it alive', async () => {
         const { reply } = await begin();
         expect(await store.run((r) => r.replies.advance(reply.messageId, 'Grüße 👋', later(1000)))).to.equal(true);
-        expect(await store.run((r) => r.replies.advance(reply.messageId, ', world', later(2000)))).to.equal(true);
+        expect(await store.run((r) => r.replies.advance(reply.messageId, ", it's C:\\ and \\n", later(2000)))).to.equal(true);
         let stored = await find(reply.messageId);
-        expect([stored?.text, stored?.status, stored?.progressAt?.getTime()]).to.deep.equal(['Grüße 👋, world', 'in_progress', later(2000).getTime()]);
+        const text = "Grüße 👋, it's C:\\ and \\n";
+        expect([stored?.text, stored?.status, stored?.progressAt?.getTime()]).to.deep.equal([text, 'in_progress', later(2000).getTime()]);
         expect(await store.run((r) => r.replies.advance(reply.messageId, '', later(3000)))).to.equal(true);
         stored = await find(reply.messageId);
-        expect([stored?.text, stored?.progressAt?.getTime()]).to.deep.equal(['Grüße 👋, world', later(3000).getTime()]);
+        expect([stored?.text, stored?.progressAt?.getTime()]).to.deep.equal([text, later(3000).getTime()]);
       });
 
       it('changes nothing once the reply is finished, or when there is none (false)', async () => {

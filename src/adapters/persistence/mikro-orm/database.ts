@@ -1,5 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
+import { FlatEscapePostgreSqlDriver } from './flat-escape-driver.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export interface DatabaseOptions {
@@ -20,6 +21,7 @@ export const MIGRATIONS_FOLDER = 'src/adapters/persistence/mikro-orm/migrations'
  */
 export function openDatabase(options: DatabaseOptions): Promise<MikroORM> {
   return MikroORM.init({
+    driver: FlatEscapePostgreSqlDriver,
     clientUrl: options.url,
     entities: [],
     discovery: { warnWhenNoEntities: false },
