@@ -28,9 +28,10 @@ export class LiveStream {
     return Number(this.events.at(-1)?.id ?? 0);
   }
 
+  /** Ended with `done` or `error` (or, in the AI SDK protocol, `[DONE]`). */
   get ended(): boolean {
-    const last = this.events.at(-1)?.event;
-    return last === 'done' || last === 'error';
+    const last = this.events.at(-1);
+    return last?.event === 'done' || last?.event === 'error' || last?.data === '[DONE]';
   }
 
   /** The next event; fails when the stream ends first. */
@@ -103,7 +104,8 @@ export function replyClient(baseUrl: string) {
     const stream = new LiveStream(opened, controller);
     if (expectStart) {
       expect(opened.status, opened.raw()).to.equal(200);
-      expect((await stream.next()).event).to.equal('start');
+      const first = await stream.next();
+      expect(first.event ?? first.json?.type, 'the first event').to.equal('start');
     }
     return stream;
   };

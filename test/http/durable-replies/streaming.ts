@@ -62,4 +62,31 @@ export function streamingTests(ctx: SuiteContext): void {
     expect(done.id).to.equal(String(codePoints(done.json.response)));
     expect(done.json.response).to.equal('Hi 👋🏽 there 𝄞 — ok 🎉');
   });
+
+  it('the AI SDK protocol carries the same ids, on the first stream and on a resume', async () => {
+    const who = someone();
+    const headers = { 'X-Stream-Protocol': 'ui-message' };
+    const first = await ctx.replies.start({ ...who, text: 'ids please' }, headers);
+    expect(first.events[0]!.json).to.deep.include({ type: 'start' });
+    const call = await ctx.model.nextCall();
+    call.say('Hi 👋🏽 ', 'there 𝄞');
+    call.finish();
+    await first.end();
+    const idsOf = (events: { id: string | undefined; json: { type?: string; delta?: string } | undefined }[]) => {
+      let held = '';
+      return events.map((event) => {
+        if (event.json?.type === 'text-delta') held += event.json.delta;
+        expect(event.id, JSON.stringify(event.json)).to.equal(String(codePoints(held)));
+        return event.id;
+      });
+    };
+    idsOf(first.events);
+    expect(first.events.at(-1)!.data).to.equal('[DONE]');
+    const messageId = first.events[0]!.json.messageId;
+    const resumed = await ctx.replies.resume(messageId, who.user_id, { lastEventId: 3, headers });
+    await resumed.end();
+    expect(resumed.events.map((e) => e.json?.type ?? e.data)).to.deep.equal(['start', 'text-start', 'text-delta', 'text-end', 'finish', '[DONE]']);
+    expect(resumed.events[2]!.json.delta).to.equal('👋🏽 there 𝄞');
+    expect(resumed.events.map((e) => e.id)).to.deep.equal(['3', '3', ...Array(4).fill(String(codePoints('Hi 👋🏽 there 𝄞')))]);
+  });
 }
