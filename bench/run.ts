@@ -8,6 +8,7 @@
  *   pages       one loadMessages page in conversations of 1,000 to 1,000,000 messages
  *   roundtrips  PostgreSQL round trips and statements per request, counted on the wire
  *   coldstart   process start to first answered /v1/health: the compiled service vs tsx
+ *   replies     durable replies: memory with slow readers, round trips per reply, delta latency across instances
  *
  * The service is built first (`npm run build`), so the figures are of the code as it is.
  * Knobs (environment): BENCH_RUNS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
@@ -30,6 +31,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   pages: () => import('./sections/pages.js'),
   roundtrips: () => import('./sections/roundtrips.js'),
   coldstart: () => import('./sections/coldstart.js'),
+  replies: () => import('./sections/replies.js'),
 };
 
 const requested = process.argv.slice(2).filter((arg) => arg !== '--');

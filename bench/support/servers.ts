@@ -8,6 +8,8 @@ import { freePort } from '../../test/support/free-port.js';
 export interface RunningServer {
   label: string;
   url: string;
+  /** The server's process (for reading its memory). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -72,17 +74,20 @@ async function launch(label: string, command: string, args: string[], env: Recor
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) break;
     const healthy = await fetch(`${url}/v1/health`).then((response) => response.ok, () => false);
-    if (healthy) return { label, url, stop };
+    if (healthy) return { label, url, pid: child.pid!, stop };
     await sleep(100);
   }
   await stop();
   throw new Error(`${label} did not start: ${stderr.trim() || 'no output'}`);
 }
 
-/** The service as `npm start` runs it: in memory, or on PostgreSQL when `databaseUrl` is given. */
-export function startService(label: string, options: { databaseUrl?: string } = {}): Promise<RunningServer> {
+/**
+ * The service as `npm start` runs it: in memory, or on PostgreSQL when `databaseUrl` is given;
+ * `env` adds or replaces settings (another language model, say).
+ */
+export function startService(label: string, options: { databaseUrl?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
   const { command, args, group } = startCommand();
-  const env: Record<string, string> = { LOG_LEVEL: 'silent', OFFLINE_STREAM_DELAY_MS: '0', LLM_PROVIDER: 'offline' };
+  const env: Record<string, string> = { LOG_LEVEL: 'silent', OFFLINE_STREAM_DELAY_MS: '0', LLM_PROVIDER: 'offline', ...options.env };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   return launch(label, command, args, env, group);
 }

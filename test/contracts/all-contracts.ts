@@ -1,6 +1,8 @@
 import { conversationRepositoryContract } from './conversation-repository.contract.js';
 import { messageRepositoryContract } from './message-repository.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
+import { replyNotificationsContract } from './reply-notifications.contract.js';
+import { replyRepositoryContract } from './reply-repository.contract.js';
 import type { MakeStore } from './store-fixture.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
@@ -11,5 +13,7 @@ export function storeContracts(make: MakeStore): void {
   conversationRepositoryContract(make);
   messageRepositoryContract(make);
   sessionRepositoryContract(make);
+  replyRepositoryContract(make);
+  replyNotificationsContract(make);
   unitOfWorkContract(make);
 }

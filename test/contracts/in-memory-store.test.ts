@@ -2,5 +2,8 @@ import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-mem
 import { storeContracts } from './all-contracts.js';
 
 describe('in-memory store', () => {
-  storeContracts(async () => ({ unitOfWork: new InMemoryUnitOfWork(), close: async () => {} }));
+  storeContracts(async () => {
+    const unitOfWork = new InMemoryUnitOfWork();
+    return { unitOfWork, notifications: unitOfWork.notifications, close: async () => {} };
+  });
 });

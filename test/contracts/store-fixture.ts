@@ -1,8 +1,11 @@
+import type { ReplyNotifications } from '../../src/application/ports/reply-notifications.js';
 import type { Repositories, UnitOfWork } from '../../src/application/ports/unit-of-work.js';
 
 /** One store under test: a unit of work over it, and how to release it. */
 export interface StoreFixture {
   unitOfWork: UnitOfWork;
+  /** Where the store announces writes to replies (and carries stop requests). */
+  notifications?: ReplyNotifications;
   close(): Promise<void>;
 }
 
@@ -21,6 +24,9 @@ export function withStore(make: MakeStore) {
     run: <T>(work: (repositories: Repositories) => Promise<T>): Promise<T> => fixture.unitOfWork.run(work),
     get unitOfWork(): UnitOfWork {
       return fixture.unitOfWork;
+    },
+    get notifications(): ReplyNotifications | undefined {
+      return fixture.notifications;
     },
   };
 }

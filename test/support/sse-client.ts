@@ -3,6 +3,8 @@ import { documentedFetch } from './documented-responses.js';
 
 export interface StreamedEvent {
   event: string | undefined;
+  /** The SSE `id:` of the event, when it has one. */
+  id: string | undefined;
   data: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
@@ -25,31 +27,37 @@ export interface OpenedStream {
  * POSTs to a stream endpoint and parses the answer with eventsource-parser as it arrives. The
  * status and content type are checked against the service's /openapi.json.
  */
-export async function openStream(
+export function openStream(
   url: string,
   body: unknown,
   options: { headers?: Record<string, string>; signal?: AbortSignal } = {},
 ): Promise<OpenedStream> {
-  const response = await documentedFetch(url, {
+  return openEventStream(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...options.headers },
     body: JSON.stringify(body),
     signal: options.signal,
   });
+}
+
+/** Any request whose answer may be an event stream (a GET resume, say), parsed as above. */
+export async function openEventStream(url: string, init: RequestInit = {}): Promise<OpenedStream> {
+  const response = await documentedFetch(url, init);
   let raw = '';
   const comments: string[] = [];
   const queue: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (e) => queue.push(e), onComment: (c) => comments.push(c.trim()) });
   async function* events(): AsyncGenerator<StreamedEvent> {
     const decoder = new TextDecoder();
-    for await (const bytes of response.body!) {
+    if (!response.body) return;
+    for await (const bytes of response.body) {
       const text = decoder.decode(bytes as Uint8Array, { stream: true });
       raw += text;
       if (!response.headers.get('content-type')?.startsWith('text/event-stream')) continue;
       parser.feed(text);
       while (queue.length > 0) {
-        const { event, data } = queue.shift()!;
-        yield { event, data, json: data === '[DONE]' ? undefined : JSON.parse(data) };
+        const { event, id, data } = queue.shift()!;
+        yield { event, id, data, json: data === '[DONE]' ? undefined : JSON.parse(data) };
       }
     }
   }

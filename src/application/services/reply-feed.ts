@@ -61,6 +61,8 @@ export class ReplyFeed {
     const poll = setInterval(() => wakeup.notify(), POLL_MS);
     try {
       let current: Message | null = first;
+      // The store lags behind the stream: a listener may stand past the stored text, and then
+      // waits for the store to catch up (clamping it would send again what it holds).
       let position = from;
       for (;;) {
         if (!current) {
@@ -74,7 +76,8 @@ export class ReplyFeed {
           yield { type: 'text', text, position };
         }
         if (current.status === 'completed') {
-          yield { type: 'end', message: current, finishReason: finishReasonOf(current) ?? 'stop', ...failureOf(current), position };
+          // The end carries the reply's total, even to a listener that claimed to stand past it.
+          yield { type: 'end', message: current, finishReason: finishReasonOf(current) ?? 'stop', ...failureOf(current), position: length };
           return;
         }
         if (isStale(current, this.clock.now(), this.jobs.settings.staleMs)) await this.jobs.sweepStale().catch(() => undefined);

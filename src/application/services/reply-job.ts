@@ -1,4 +1,4 @@
-import { ChatModelFailedError, DomainError, ReplyInterruptedError } from '../../domain/errors.js';
+import { ChatModelFailedError, DependencyUnavailableError, DomainError, ReplyInterruptedError } from '../../domain/errors.js';
 import { Message } from '../../domain/message.js';
 import { replyLength, type CutShort } from '../../domain/reply.js';
 import type { ChatChunk, TokenUsage } from '../ports/chat-model.js';
@@ -11,6 +11,9 @@ export interface ReplySettings {
   /** A reply in progress that nobody advanced or kept alive for this long is taken to be dead. */
   staleMs: number;
 }
+
+/** Tries at storing a reply's end (waits of 2, 4 and 8 write intervals between them: 3.5 s by default). */
+const FINISH_ATTEMPTS = 4;
 
 /** The model's output for a reply: pieces of text, then one `finish`. */
 export type Generate = (signal: AbortSignal) => AsyncIterable<ChatChunk>;
@@ -148,7 +151,7 @@ export class ReplyJob {
     const final = Message.restore({ ...this.reply.toProps(), text: this.text.trim() === '' ? '' : this.text, metadata });
     let end: ReplyEnd;
     try {
-      const stored = await this.store.run((r) => r.replies.finish(final, this.clock.now()), { atomic: false });
+      const stored = await this.storeEnd(final);
       const storedReason = stored && typeof stored.metadata.finish_reason === 'string' ? stored.metadata.finish_reason : reason;
       end = { message: stored, finishReason: storedReason, ...(error !== undefined ? { failure: error } : {}) };
     } catch (storing) {
@@ -157,6 +160,22 @@ export class ReplyJob {
     this.end = end;
     this.changes.notify();
     return end;
+  }
+
+  /**
+   * The one write that must not be lost: the whole reply is here, so a database away for a
+   * moment (a full pool under load, a fail-over) is waited out for a few seconds, with back-off,
+   * before the reply is given up (it is then swept up as interrupted, with its last stored text).
+   */
+  private async storeEnd(final: Message): Promise<Message | null> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.store.run((r) => r.replies.finish(final, this.clock.now()), { atomic: false });
+      } catch (storing) {
+        if (!(storing instanceof DependencyUnavailableError) || attempt >= FINISH_ATTEMPTS) throw storing;
+        await new Promise((resolve) => setTimeout(resolve, this.settings.writeIntervalMs * 2 ** attempt));
+      }
+    }
   }
 
   /** A batch write soon, unless one is due already. */

@@ -33,7 +33,7 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
     await requirePostgres(this);
     database = await createTestDatabase();
     orm = await openDatabase({ url: database.url, poolMax: 4, timeoutMs: 10_000 });
-    await migrate(orm);
+    await migrate(orm, { url: database.url, timeoutMs: 10_000 });
     unitOfWork = new MikroOrmUnitOfWork(orm);
     holder = new pg.Client({ connectionString: database.url });
     monitor = new pg.Client({ connectionString: database.url });

@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import type { ChatModel } from '../../src/application/ports/chat-model.js';
+import type { Repositories } from '../../src/application/ports/unit-of-work.js';
+import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
+import { DependencyUnavailableError } from '../../src/domain/errors.js';
+import { chatApplication } from '../support/chat-application.js';
+
+/** The in-memory store, whose database "goes away" for the next `finishFailures` ends of replies. */
+class FlakyUnitOfWork extends InMemoryUnitOfWork {
+  finishFailures = 0;
+  finishCalls = 0;
+
+  override run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    return super.run((repositories) => {
+      const replies = repositories.replies;
+      const flaky: Repositories['replies'] = {
+        begin: (start) => replies.begin(start),
+        reopen: (reply) => replies.reopen(reply),
+        advance: (id, text, at) => replies.advance(id, text, at),
+        findInProgress: (id) => replies.findInProgress(id),
+        interruptStale: (before, at) => replies.interruptStale(before, at),
+        finish: (reply, at) => {
+          this.finishCalls++;
+          if (this.finishFailures-- > 0) return Promise.reject(new DependencyUnavailableError('the database is unavailable; try again shortly'));
+          return replies.finish(reply, at);
+        },
+      };
+      return work({ ...repositories, replies: flaky });
+    });
+  }
+}
+
+const model: ChatModel = {
+  name: 'scripted',
+  complete: () => Promise.reject(new Error('not used')),
+  async *stream() {
+    yield { type: 'delta', text: 'A whole ' };
+    yield { type: 'delta', text: 'answer.' };
+    yield { type: 'finish', finishReason: 'stop', model: 'scripted-1', usage: null };
+  },
+};
+
+describe('ReplyJob', () => {
+  it('stores its end even when the database is away for a moment: the last write is tried again', async () => {
+    const unitOfWork = new FlakyUnitOfWork();
+    unitOfWork.finishFailures = 2;
+    const app = chatApplication(model, { unitOfWork });
+    const stream = await app.stream.execute({ userId: 'u', conversationId: 'c', text: 'hi' });
+    const end = await app.jobs.local(stream.messageId)!.done;
+    expect(end.failure).to.equal(undefined);
+    expect(end.finishReason).to.equal('stop');
+    expect(end.message?.text).to.equal('A whole answer.');
+    expect(unitOfWork.finishCalls).to.equal(3);
+    const stored = await unitOfWork.run((r) => r.messages.findById(stream.messageId));
+    expect([stored?.status, stored?.text]).to.deep.equal(['completed', 'A whole answer.']);
+  });
+
+  it('gives up after a few tries when the database stays away: the reply ends with that failure', async () => {
+    const unitOfWork = new FlakyUnitOfWork();
+    unitOfWork.finishFailures = Infinity;
+    const app = chatApplication(model, { unitOfWork });
+    const stream = await app.stream.execute({ userId: 'u', conversationId: 'c', text: 'hi' });
+    const end = await app.jobs.local(stream.messageId)!.done;
+    expect(end.failure).to.be.instanceOf(DependencyUnavailableError);
+    expect(end.message).to.equal(null);
+    expect(unitOfWork.finishCalls).to.be.within(2, 10);
+  });
+});
