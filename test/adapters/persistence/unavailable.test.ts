@@ -10,6 +10,8 @@ describe('isDatabaseUnavailable: the database gone, or a statement at fault', ()
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).to.equal(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('Knex: Timeout acquiring a connection.'), { name: 'KnexTimeoutError' }))).to.equal(true);
     expect(isDatabaseUnavailable(withCode('ECONNREFUSED'))).to.equal(true);
+    // pg's own words when a connection cannot be made within connectionTimeoutMillis
+    expect(isDatabaseUnavailable(new Error('timeout expired'))).to.equal(true);
   });
 
   it('the server giving up or going away, by SQLSTATE class', () => {

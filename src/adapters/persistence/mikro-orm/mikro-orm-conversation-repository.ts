@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Statements } from './statements.js';
 import type {
   ConversationPage,
   ConversationPosition,
@@ -11,17 +11,17 @@ type SummaryRow = ConversationRow & { message_count: number; session_title: stri
 
 /** Conversations in PostgreSQL; each method is one statement. */
 export class MikroOrmConversationRepository implements ConversationRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Statements) {}
 
   async findById(conversationId: string): Promise<Conversation | null> {
-    const rows = await this.em.execute<ConversationRow[]>('select * from conversations where conversation_id = ?', [conversationId]);
+    const rows = await this.db.rows<ConversationRow>('select * from conversations where conversation_id = ?', [conversationId]);
     return rows[0] ? toConversation(rows[0]) : null;
   }
 
   async claim(conversation: Conversation): Promise<Conversation> {
     // Of two racing inserts one waits for the other and then updates nothing but still returns
     // the winner's row; the user is stored only with a conversation that was created.
-    const rows = await this.em.execute<ConversationRow[]>(
+    const rows = await this.db.rows<ConversationRow>(
       `/* conversations.claim */ with claimed as (
          insert into conversations (conversation_id, user_id, created_at, active_at) values (?, ?, ?, ?)
          on conflict (conversation_id) do update set active_at = conversations.active_at
@@ -36,13 +36,13 @@ export class MikroOrmConversationRepository implements ConversationRepository {
   }
 
   async touch(conversationId: string, at: Date): Promise<void> {
-    await this.em.execute('update conversations set active_at = ? where conversation_id = ? and active_at < ?', [at, conversationId, at]);
+    await this.db.changed('update conversations set active_at = ? where conversation_id = ? and active_at < ?', [at, conversationId, at]);
   }
 
   async listByUser(userId: string, limit: number, after: ConversationPosition | null): Promise<ConversationPage> {
     const seek = after ? 'and (c.active_at, c.conversation_id) < (?, ?)' : '';
     // Counts live on the conversation row; the title is two index lookups per listed conversation.
-    const rows = await this.em.execute<SummaryRow[]>(
+    const rows = await this.db.rows<SummaryRow>(
       `/* conversations.list_by_user */ select c.*,
          (select s.title from sessions s where s.conversation_id = c.conversation_id and s.title is not null
             order by s.updated_at desc limit 1) as session_title,

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Statements } from './statements.js';
 import type {
   AppendResult,
   MessagePage,
@@ -26,31 +26,31 @@ import {
  * conversation counts are kept by the database's own trigger on `messages`.
  */
 export class MikroOrmMessageRepository implements MessageRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Statements) {}
 
   async findById(messageId: string): Promise<Message | null> {
-    const rows = await this.em.execute<MessageRow[]>('select * from messages where message_id = ?', [messageId]);
+    const rows = await this.db.rows<MessageRow>('select * from messages where message_id = ?', [messageId]);
     return rows[0] ? toMessage(rows[0]) : null;
   }
 
   async findByIds(messageIds: string[]): Promise<Message[]> {
     if (messageIds.length === 0) return [];
-    const rows = await this.em.execute<MessageRow[]>(
-      'select * from messages where message_id in (select json_array_elements_text(?::json))',
+    const rows = await this.db.rows<MessageRow>(
+      'select * from messages where message_id = any(array(select json_array_elements_text(?::json)))',
       [jsonList(messageIds)],
     );
     return rows.map(toMessage);
   }
 
   async findReplyTo(userMessageId: string): Promise<Message | null> {
-    const rows = await this.em.execute<MessageRow[]>('select * from messages where reply_to = ?', [userMessageId]);
+    const rows = await this.db.rows<MessageRow>('select * from messages where reply_to = ?', [userMessageId]);
     return rows[0] ? toMessage(rows[0]) : null;
   }
 
   async insert(messages: Message[]): Promise<string[]> {
     if (messages.length === 0) return [];
     // seq follows the order of the input (ordinality); any conflict (id, or a second reply) skips the row.
-    const rows = await this.em.execute<{ message_id: string }[]>(
+    const rows = await this.db.rows<{ message_id: string }>(
       `/* messages.insert */ insert into messages (${MESSAGE_COLUMNS})
        select ${MESSAGE_COLUMNS} from ${MESSAGE_INPUT} order by ord
        on conflict do nothing returning message_id`,
@@ -62,9 +62,9 @@ export class MikroOrmMessageRepository implements MessageRepository {
 
   async append(conversation: Conversation, messages: Message[]): Promise<AppendResult> {
     const { conversationId, userId, createdAt } = conversation;
-    const [row] = await this.em.execute<{ claimed: ConversationRow | null; existing: ConversationRow | null; taken: MessageRow[]; inserted: string[] }[]>(
+    const [row] = await this.db.rows<{ claimed: ConversationRow | null; existing: ConversationRow | null; taken: MessageRow[]; inserted: string[] }>(
       `/* messages.append */ with input as (select * from ${MESSAGE_INPUT}),
-       taken as (select m.* from messages m where m.message_id in (select message_id from input)),
+       taken as (select m.* from messages m where m.message_id = any(array(select message_id from input))),
        claimed as (
          insert into conversations (conversation_id, user_id, created_at, active_at)
          select ?, ?, ?, ? where not exists (select 1 from taken)
@@ -90,7 +90,7 @@ export class MikroOrmMessageRepository implements MessageRepository {
   }
 
   async page(conversationId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<MessagePage> {
-    const rows = await this.em.execute<MessageRow[]>(
+    const rows = await this.db.rows<MessageRow>(
       `select * from messages where conversation_id = ? ${seek(order, after)} ${orderBy(order)} limit ?`,
       [conversationId, ...seekValues(after), limit + 1],
     );
@@ -99,7 +99,7 @@ export class MikroOrmMessageRepository implements MessageRepository {
 
   async pageOwned(conversationId: string, userId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<OwnedPage> {
     // The conversation and the page in one statement: no page is read for another user's conversation.
-    const rows = await this.em.execute<(MessageRow & { owner_id: string; owner_created_at: string })[]>(
+    const rows = await this.db.rows<(MessageRow & { owner_id: string; owner_created_at: string })>(
       `/* messages.page_owned */ select c.user_id as owner_id, c.created_at as owner_created_at, m.*
        from conversations c
        left join lateral (
@@ -115,30 +115,27 @@ export class MikroOrmMessageRepository implements MessageRepository {
   }
 
   async count(conversationId: string): Promise<number> {
-    const rows = await this.em.execute<{ message_count: number }[]>('select message_count from conversations where conversation_id = ?', [conversationId]);
+    const rows = await this.db.rows<{ message_count: number }>('select message_count from conversations where conversation_id = ?', [conversationId]);
     return rows[0]?.message_count ?? 0;
   }
 
   async deleteByIds(conversationId: string, messageIds: string[]): Promise<number> {
     if (messageIds.length === 0) return 0;
-    const result = await this.em.execute<{ affectedRows: number }>(
-      'delete from messages where conversation_id = ? and message_id in (select json_array_elements_text(?::json))',
+    return this.db.changed(
+      'delete from messages where conversation_id = ? and message_id = any(array(select json_array_elements_text(?::json)))',
       [conversationId, jsonList(messageIds)],
-      'run',
     );
-    return result.affectedRows;
   }
 
   async deleteAll(conversationId: string): Promise<number> {
-    const result = await this.em.execute<{ affectedRows: number }>('delete from messages where conversation_id = ?', [conversationId], 'run');
-    return result.affectedRows;
+    return this.db.changed('delete from messages where conversation_id = ?', [conversationId]);
   }
 
   async deleteOwned(conversationId: string, userId: string, messageIds: string[] | null): Promise<{ conversation: Conversation | null; deleted: number }> {
-    const which = messageIds === null ? '' : 'and m.message_id in (select json_array_elements_text(?::json))';
+    const which = messageIds === null ? '' : 'and m.message_id = any(array(select json_array_elements_text(?::json)))';
     // The conversation's row first, as replies.begin locks it before it writes messages (see
     // mikro-orm-reply-repository.ts): the message_count trigger would otherwise lock it after the delete.
-    const [row] = await this.em.execute<{ conversation: ConversationRow | null; deleted: string }[]>(
+    const [row] = await this.db.rows<{ conversation: ConversationRow | null; deleted: string }>(
       `/* messages.delete_owned */ with locked as materialized (
          select conversation_id from conversations where conversation_id = ? and user_id = ? for no key update),
        deleted as (

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Statements } from './statements.js';
 import type { ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { CUT_SHORT } from '../../../domain/reply.js';
@@ -28,13 +28,13 @@ const CONVERSATION_FIRST = (conversationId: string) =>
  * A statement that writes a reply and its conversation locks the conversation first.
  */
 export class MikroOrmReplyRepository implements ReplyRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Statements) {}
 
   async begin(start: TurnStart): Promise<TurnRecord> {
     const { conversationId, userId, createdAt } = start.conversation;
     const userMessageId = start.userMessage.messageId;
-    const [row] = await this.em.execute<
-      { claimed: ConversationRow | null; existing: ConversationRow | null; taken: MessageRow | null; taken_reply: MessageRow | null; history: MessageRow[]; inserted: string }[]
+    const [row] = await this.db.rows<
+      { claimed: ConversationRow | null; existing: ConversationRow | null; taken: MessageRow | null; taken_reply: MessageRow | null; history: MessageRow[]; inserted: string }
     >(
       `/* replies.begin */ with input as (select * from ${MESSAGE_INPUT}),
        taken as (select * from messages where message_id = ?),
@@ -75,7 +75,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
   }
 
   async reopen(reply: Message): Promise<Message | null> {
-    const rows = await this.em.execute<MessageRow[]>(
+    const rows = await this.db.rows<MessageRow>(
       // Conversation first: a reply added here updates its message_count (trigger).
       `/* replies.reopen */ with ${CONVERSATION_FIRST('?')},
        replaced as (
@@ -95,7 +95,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
   }
 
   async advance(replyId: string, text: string, at: Date): Promise<boolean> {
-    const rows = await this.em.execute<{ message_id: string }[]>(
+    const rows = await this.db.rows<{ message_id: string }>(
       `/* replies.advance */ with advanced as (
          update messages set text = text || ?, alive_at = ? where message_id = ? and status = 'in_progress' returning message_id)
        select message_id, pg_notify('${REPLY_CHANNEL}', message_id) from advanced`,
@@ -105,7 +105,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
   }
 
   async finish(reply: Message, at: Date): Promise<Message | null> {
-    const [row] = await this.em.execute<{ finished: MessageRow | null; current: MessageRow | null; removed: string }[]>(
+    const [row] = await this.db.rows<{ finished: MessageRow | null; current: MessageRow | null; removed: string }>(
       `/* replies.finish */ with current as (select * from messages where message_id = ?),
        ${CONVERSATION_FIRST('(select conversation_id from current)')},
        finished as (
@@ -129,7 +129,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
   }
 
   async findInProgress(conversationId: string): Promise<Message | null> {
-    const rows = await this.em.execute<MessageRow[]>(
+    const rows = await this.db.rows<MessageRow>(
       `/* replies.find_in_progress */ select * from messages where conversation_id = ? and status = 'in_progress' order by created_at desc, seq desc limit 1`,
       [conversationId],
     );
@@ -137,7 +137,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
   }
 
   async interruptStale(before: Date, at: Date): Promise<number> {
-    const rows = await this.em.execute<{ message_id: string }[]>(
+    const rows = await this.db.rows<{ message_id: string }>(
       // Conversations first, in one order (two sweeps never wait on each other in a cycle); the
       // replies then, skipping any a live statement holds.
       `/* replies.interrupt_stale */ with candidates as (

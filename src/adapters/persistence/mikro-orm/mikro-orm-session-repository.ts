@@ -1,19 +1,19 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Statements } from './statements.js';
 import type { SessionRepository } from '../../../application/ports/session-repository.js';
 import type { Session } from '../../../domain/session.js';
 import { toSession, type SessionRow } from './rows.js';
 
 export class MikroOrmSessionRepository implements SessionRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly db: Statements) {}
 
   async findById(sessionId: string): Promise<Session | null> {
-    const rows = await this.em.execute<SessionRow[]>('select * from sessions where session_id = ?', [sessionId]);
+    const rows = await this.db.rows<SessionRow>('select * from sessions where session_id = ?', [sessionId]);
     return rows[0] ? toSession(rows[0]) : null;
   }
 
   async save(session: Session): Promise<void> {
     const s = session.toProps();
-    await this.em.execute(
+    await this.db.changed(
       `insert into sessions (session_id, conversation_id, user_id, title, started_at, ended_at, metadata, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)
        on conflict (session_id) do update set

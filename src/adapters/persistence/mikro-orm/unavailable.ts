@@ -31,7 +31,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const { name, message, code } = error as { name?: string; message?: string; code?: unknown };
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
   if (name === 'KnexTimeoutError' || name === 'TimeoutError') return true;
-  return typeof message === 'string' && /Connection terminated|connection timeout|Query read timeout|not queryable|connection error|Transaction query already complete|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN/i.test(message);
+  return typeof message === 'string' && /Connection terminated|connection timeout|timeout expired|Query read timeout|not queryable|connection error|Transaction query already complete|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN/i.test(message);
 }
 
 /** Transactions that lost a race may simply be run again. */
