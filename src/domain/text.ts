@@ -23,16 +23,18 @@ export function hasControlCharacters(text: string): boolean {
  * a lone surrogate (half of a UTF-16 pair, not a character; it has no UTF-8 form) into U+FFFD,
  * so an identical retry would no longer match what was stored. Refused everywhere instead.
  */
-const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
+const UNSTORABLE_ALL = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export const UNSTORABLE_RULE = 'must not contain a NUL character (U+0000) or a lone surrogate (invalid UTF-16)';
 
+/** `String.prototype.isWellFormed` (ES2024, in every Node this service runs on): no lone surrogate. */
+const isWellFormed = (text: string) => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
 export function hasUnstorableCharacters(text: string): boolean {
-  return UNSTORABLE.test(text);
+  return text.includes('\0') || !isWellFormed(text);
 }
 
 /** `text` with each NUL and lone surrogate replaced by U+FFFD: for text the service did not take from a client. */
 export function storableText(text: string): string {
-  return UNSTORABLE.test(text) ? text.replace(UNSTORABLE_ALL, '\uFFFD') : text;
+  return hasUnstorableCharacters(text) ? text.replace(UNSTORABLE_ALL, '\uFFFD') : text;
 }

@@ -74,11 +74,30 @@ function reportedHops(header: (name: string) => string): { hops: Hop[]; protocol
  * ignored, so a forged `X-Forwarded-For` changes nothing.
  */
 export function resolveClient(peer: Peer, header: (name: string) => string, trusted: TrustedProxies | undefined): ClientOrigin {
-  const peerAddress = parseAddress(peer.address ?? '');
-  let address = peerAddress ? formatAddress(peerAddress) : (peer.address ?? 'unknown');
-  let protocol: ClientOrigin['protocol'] = peer.encrypted ? 'https' : 'http';
-  let host = peer.host;
-  if (!trusted || !trusted.trusts(peerAddress)) return { address, protocol, host };
+  return forwardedClient(directClient(peer.address, peer.encrypted, trusted), peer.host, header, trusted);
+}
+
+/** The connection's own side of `resolveClient`: the same for every request on it (clientOrigin keeps it per socket). */
+export interface DirectClient {
+  address: string;
+  protocol: ClientOrigin['protocol'];
+  /** The peer as parsed, when it is a trusted proxy whose forwarding headers count. */
+  proxy: ReturnType<typeof parseAddress> | undefined;
+}
+
+export function directClient(peerAddress: string | undefined, encrypted: boolean, trusted: TrustedProxies | undefined): DirectClient {
+  const parsed = parseAddress(peerAddress ?? '');
+  return {
+    address: parsed ? formatAddress(parsed) : (peerAddress ?? 'unknown'),
+    protocol: encrypted ? 'https' : 'http',
+    proxy: trusted && parsed && trusted.trusts(parsed) ? parsed : undefined,
+  };
+}
+
+/** A request's client, from its connection's and, when that is a trusted proxy, from the headers it forwarded. */
+export function forwardedClient(direct: DirectClient, host: string | undefined, header: (name: string) => string, trusted: TrustedProxies | undefined): ClientOrigin {
+  let { address, protocol } = direct;
+  if (!trusted || !direct.proxy) return { address, protocol, host };
 
   const reported = reportedHops(header);
   protocol = reported.protocol ?? protocol;

@@ -1,6 +1,6 @@
 import type { TLSSocket } from 'node:tls';
 import type { Middleware } from 'koa';
-import { resolveClient, type ClientOrigin } from '../resolve-client.js';
+import { directClient, forwardedClient, type ClientOrigin, type DirectClient } from '../resolve-client.js';
 import type { TrustedProxies } from '../trusted-proxies.js';
 
 declare module 'koa' {
@@ -15,13 +15,16 @@ declare module 'koa' {
  * `app.proxy` would believe them from anyone, so it stays off; `ctx.ip` is set from here instead.
  */
 export function clientOrigin(trusted: TrustedProxies | undefined): Middleware {
+  // The peer's address parsed once per connection, not once per request on it.
+  const direct = new WeakMap<object, DirectClient>();
   return async (ctx, next) => {
     const socket = ctx.req.socket as Partial<TLSSocket> | undefined;
-    const client = resolveClient(
-      { address: socket?.remoteAddress, encrypted: socket?.encrypted === true, host: ctx.host || undefined },
-      (name) => ctx.get(name),
-      trusted,
-    );
+    let peer = socket && direct.get(socket);
+    if (!peer) {
+      peer = directClient(socket?.remoteAddress, socket?.encrypted === true, trusted);
+      if (socket) direct.set(socket, peer);
+    }
+    const client = forwardedClient(peer, ctx.host || undefined, (name) => ctx.get(name), trusted);
     ctx.state.client = client;
     ctx.request.ip = client.address;
     await next();
