@@ -9,6 +9,7 @@
  *   roundtrips  PostgreSQL round trips and statements per request, counted on the wire
  *   coldstart   process start to first answered /v1/health: the compiled service vs tsx
  *   replies     durable replies: memory with slow readers, round trips per reply, delta latency across instances
+ *   speech      POST /api/tts first audio byte and total time against native espeak-ng (| lame)
  *
  * The service is built first (`npm run build`), so the figures are of the code as it is.
  * Knobs (environment): BENCH_RUNS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
@@ -32,6 +33,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   roundtrips: () => import('./sections/roundtrips.js'),
   coldstart: () => import('./sections/coldstart.js'),
   replies: () => import('./sections/replies.js'),
+  speech: () => import('./sections/speech.js'),
 };
 
 const requested = process.argv.slice(2).filter((arg) => arg !== '--');

@@ -24,6 +24,8 @@ export interface Target {
   text: string;
   atLeast?: number;
   atMost?: number;
+  /** A bound on the subject's own median, in its unit (e.g. 300 for "under 300 ms"), not on the ratio. */
+  valueBelow?: number;
 }
 
 export interface Row {
@@ -53,8 +55,11 @@ export const ratioOf = (row: Row): number | null => (row.baseline ? row.subject.
 
 export function targetMet(row: Row): boolean | null {
   const ratio = ratioOf(row);
-  if (!row.target || ratio === null) return null;
-  return (row.target.atLeast === undefined || ratio >= row.target.atLeast) && (row.target.atMost === undefined || ratio <= row.target.atMost);
+  const { target } = row;
+  if (!target) return null;
+  if (target.valueBelow !== undefined) return row.subject.measure.median < target.valueBelow;
+  if (ratio === null) return null;
+  return (target.atLeast === undefined || ratio >= target.atLeast) && (target.atMost === undefined || ratio <= target.atMost);
 }
 
 function number(value: number): string {
@@ -68,7 +73,8 @@ function figureText(figure: Figure): string {
   return `${figure.label} ${number(median)} ${figure.unit}${spread}${figure.note ? ` (${figure.note})` : ''}`;
 }
 
-function targetText(target: Target): string {
+function targetText(target: Target, unit = ''): string {
+  if (target.valueBelow !== undefined) return `< ${number(target.valueBelow)} ${unit}`.trim();
   return [target.atLeast === undefined ? '' : `≥ ${target.atLeast}×`, target.atMost === undefined ? '' : `≤ ${target.atMost}×`].join(' ').trim();
 }
 
@@ -82,7 +88,7 @@ export function formatSection(section: SectionReport): string {
       figureText(row.subject),
       row.baseline ? figureText(row.baseline) : '',
       ratio === null ? '' : `${ratio.toFixed(2)}×`,
-      row.target ? `${targetText(row.target)} ${met ? 'met' : 'MISSED'}` : '',
+      row.target ? `${targetText(row.target, row.subject.unit)} ${met ? 'met' : 'MISSED'}` : '',
     ];
   });
   const header = ['figure', 'measured', 'against', 'ratio', 'target'];
@@ -101,7 +107,8 @@ export function formatTargets(sections: SectionReport[]): string {
     if (verdict === null) continue;
     total++;
     if (verdict) met++;
-    lines.push(`  ${verdict ? 'met   ' : 'MISSED'}  ${row.target!.text} (${targetText(row.target!)}): ${ratioOf(row)!.toFixed(2)}×`);
+    const value = row.target!.valueBelow !== undefined ? `${number(row.subject.measure.median)} ${row.subject.unit}` : `${ratioOf(row)!.toFixed(2)}×`;
+    lines.push(`  ${verdict ? 'met   ' : 'MISSED'}  ${row.target!.text} (${targetText(row.target!, row.subject.unit)}): ${value}`);
   }
   return [`targets: ${met} of ${total} met`, ...lines].join('\n');
 }

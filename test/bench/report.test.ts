@@ -20,6 +20,14 @@ describe('bench: the report', () => {
     expect(targetMet(row(50, undefined))).to.equal(null);
   });
 
+  it('judges a bound on the figure itself (under 300 ms) on its median, whatever the ratio', () => {
+    const ms = (label: string, median: number) => ({ label, measure: measureOf([median]), unit: 'ms' });
+    const row = (subject: number): Row => ({ figure: 'first byte', subject: ms('service', subject), baseline: ms('native', 10), target: { text: 'first byte', valueBelow: 300 } });
+    expect(targetMet(row(299))).to.equal(true);
+    expect(targetMet(row(300))).to.equal(false);
+    expect(formatTargets([{ name: 's', heading: 'h', rows: [row(420)] }])).to.match(/MISSED\s+first byte \(< 300 ms\): 420 ms/);
+  });
+
   it('names every target met or missed, with its ratio', () => {
     const rows: Row[] = [
       { figure: 'x', subject: figure('a', 40), baseline: figure('b', 100), target: { text: 'x fast enough', atLeast: 0.5 } },
