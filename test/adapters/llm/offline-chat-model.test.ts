@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ChatChunk, ChatRequest, ChatTurn } from '../../../src/application/ports/chat-model.js';
 import type { Persona } from '../../../src/domain/persona.js';
-import { OfflineChatModel } from '../../../src/adapters/llm/offline/offline-chat-model.js';
+import { OfflineChatModel, wordCount } from '../../../src/adapters/llm/offline/offline-chat-model.js';
 import { ELIZA_PHRASES, ElizaPhrasesInvalidError, parseElizaPhrases } from '../../../src/adapters/llm/offline/eliza-phrases.js';
 import phrases from '../../../src/adapters/llm/offline/phrases.json' with { type: 'json' };
 import { aPersona } from '../../support/builders.js';
@@ -233,5 +233,15 @@ describe('parseElizaPhrases', () => {
     for (const [input, message] of cases) {
       expect(() => parseElizaPhrases(input)).to.throw(ElizaPhrasesInvalidError, message);
     }
+  });
+});
+
+describe('wordCount (the offline model usage figures)', () => {
+  it('counts runs of non-space characters exactly as text.split(/\\s+/u) does, for every kind of space', () => {
+    const bySplit = (text: string) => text.split(/\s+/u).filter((w) => w !== '').length;
+    const spaces = ['\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
+    const notSpaces = ['a', 'é', '😀', '\u200b', '\u180e', '-'];
+    const texts = ['', ' ', 'word', ' two words ', ...spaces.map((s) => `a${s}b`), ...notSpaces.map((c) => `a${c}b c`)];
+    for (const text of texts) expect(wordCount(text), JSON.stringify(text)).to.equal(bySplit(text));
   });
 });
