@@ -66,6 +66,16 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
       });
     }
 
+    it('one message sent ten times at once is stored once: one 201, nine 200 with the same message', async () => {
+      const ids = aConversation();
+      const body = { ...ids, message_id: uid('msg'), role: 'user', text: 'sent ten times at once', metadata: { try: 1 } };
+      const results = await Promise.all(Array.from({ length: 10 }, () => save(body)));
+      expect(results.map((r) => r.status).sort()).to.deep.equal([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+      expect(new Set(results.map((r) => JSON.stringify(r.json.message))).size).to.equal(1);
+      const loaded = await load(ids);
+      expect(loaded.json.messages.map((m: { message_id: string }) => m.message_id)).to.deep.equal([body.message_id]);
+    });
+
     it('the same message_id in another conversation gives 409', async () => {
       const ids = aConversation();
       const messageId = uid('msg');
