@@ -18,9 +18,10 @@ const prepared = new Map<string, { name: string | undefined; text: string }>();
  * Statements sent to PostgreSQL as parameterized, named prepared statements, on the connection
  * MikroORM gives the unit of work (its transaction's, or one from its pool for the length of
  * the statement). The repositories write `?` for each value; the values travel apart from the
- * text, so the server parses and plans each statement once per connection rather than once per
- * request, and no value is ever written into SQL. (`em.execute` writes every value into the text
- * as a literal, and the server parses and plans that text anew each time.)
+ * text, so the server parses each statement once per connection rather than once per request
+ * (and, after five runs, may keep a generic plan for it: docs/operations.md), and no value is ever
+ * written into SQL. (`em.execute` writes every value into the text as a literal, and the server
+ * parses and plans that text anew each time.)
  */
 export class Statements {
   private constructor(
