@@ -14,6 +14,7 @@ import { TrustedProxies } from './trusted-proxies.js';
 import { staticFiles } from './middleware/static-files.js';
 import { corsFor } from './middleware/cors.js';
 import { requestMetrics } from './middleware/request-metrics.js';
+import { runFirst } from './middleware/steps.js';
 import { openApiDocument } from './openapi.js';
 import { operationsRoutes } from './routes/operations-routes.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -63,7 +64,7 @@ export interface HttpDependencies {
   identity?: CredentialVerifier | null;
 }
 
-/** The Koa application: middleware order is client, request id, log, metrics, headers, CORS, errors, query, identity, routes. */
+/** The Koa application: middleware order is client, request id and headers (one step each), log, metrics, CORS, errors, query, identity, routes. */
 export function createApp({ resolve, ids, logger, settings, metrics, identity }: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true; // errors are logged by errorHandler, never by Koa to stderr
@@ -86,11 +87,10 @@ export function createApp({ resolve, ids, logger, settings, metrics, identity }:
   const document = openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0', { metrics: metrics !== undefined, security });
   operationsRoutes(router, document, metrics, metricsToken === undefined ? [] : [fixedBearerToken(metricsToken)]);
 
-  app.use(clientOrigin(settings.trustProxy?.length ? TrustedProxies.parse(settings.trustProxy) : undefined));
-  app.use(requestId(ids));
+  const trusted = settings.trustProxy?.length ? TrustedProxies.parse(settings.trustProxy) : undefined;
+  app.use(runFirst(clientOrigin(trusted), requestId(ids), securityHeaders(settings.hsts)));
   app.use(accessLog(logger));
   if (metrics) app.use(requestMetrics(metrics));
-  app.use(securityHeaders(settings.hsts));
   if (settings.corsOrigins?.length) app.use(corsFor(settings.corsOrigins));
   app.use(errorHandler(logger));
   app.use(wellFormedQuery());

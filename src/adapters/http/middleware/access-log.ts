@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
  */
 export function accessLog(logger: Logger): Middleware {
   return async (ctx, next) => {
+    if (!logger.isLevelEnabled('info')) return next(); // LOG_LEVEL above info: no line to make
     const started = process.hrtime.bigint();
     try {
       await next();

@@ -1,7 +1,7 @@
 import type { TLSSocket } from 'node:tls';
-import type { Middleware } from 'koa';
 import { directClient, forwardedClient, type ClientOrigin, type DirectClient } from '../resolve-client.js';
 import type { TrustedProxies } from '../trusted-proxies.js';
+import type { RequestStep } from './steps.js';
 
 declare module 'koa' {
   interface DefaultState {
@@ -14,10 +14,10 @@ declare module 'koa' {
  * `X-Forwarded-*` / `Forwarded` only from the trusted proxies (resolve-client.ts). Koa's own
  * `app.proxy` would believe them from anyone, so it stays off; `ctx.ip` is set from here instead.
  */
-export function clientOrigin(trusted: TrustedProxies | undefined): Middleware {
+export function clientOrigin(trusted: TrustedProxies | undefined): RequestStep {
   // The peer's address parsed once per connection, not once per request on it.
   const direct = new WeakMap<object, DirectClient>();
-  return async (ctx, next) => {
+  return (ctx) => {
     const socket = ctx.req.socket as Partial<TLSSocket> | undefined;
     let peer = socket && direct.get(socket);
     if (!peer) {
@@ -27,6 +27,5 @@ export function clientOrigin(trusted: TrustedProxies | undefined): Middleware {
     const client = forwardedClient(peer, ctx.host || undefined, (name) => ctx.get(name), trusted);
     ctx.state.client = client;
     ctx.request.ip = client.address;
-    await next();
   };
 }

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { RequestStep } from './steps.js';
 
 /** Headers every response carries; pages that need more (the docs, the demo) set their own CSP. */
 const HEADERS: Record<string, string> = {
@@ -9,6 +9,8 @@ const HEADERS: Record<string, string> = {
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
 };
+
+const HEADER_LIST = Object.entries(HEADERS);
 
 /** Strict-Transport-Security: how long browsers must use HTTPS only, and whether for subdomains too. */
 export interface HstsSettings {
@@ -22,13 +24,12 @@ export interface HstsSettings {
  * https (`ctx.state.client`, set by clientOrigin). Browsers ignore HSTS over plain HTTP, and
  * sending it there would only mislead.
  */
-export function securityHeaders(hsts?: HstsSettings): Middleware {
+export function securityHeaders(hsts?: HstsSettings): RequestStep {
   const strictTransport = hsts ? strictTransportSecurity(hsts) : undefined;
-  return async (ctx, next) => {
-    ctx.set(HEADERS);
+  return (ctx) => {
+    for (const [name, value] of HEADER_LIST) ctx.res.setHeader(name, value);
     // ctx.secure is the socket's own TLS (Koa's app.proxy stays off).
     if (strictTransport && (ctx.secure || ctx.state.client?.protocol === 'https')) ctx.set('Strict-Transport-Security', strictTransport);
-    await next();
   };
 }
 
