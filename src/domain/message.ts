@@ -29,7 +29,24 @@ export interface MessageProps {
 export type NewMessage = Omit<MessageProps, 'status' | 'progressAt'> & Partial<Pick<MessageProps, 'status' | 'progressAt'>>;
 
 export class Message {
-  private constructor(private readonly props: MessageProps) {}
+  private readonly props: MessageProps;
+
+  private constructor(props: MessageProps) {
+    // One shape for every message, whatever object it was made from (a request, a row, a spread
+    // of another message), so that reading a property stays a fast, monomorphic load.
+    this.props = {
+      messageId: props.messageId,
+      conversationId: props.conversationId,
+      userId: props.userId,
+      role: props.role,
+      text: props.text,
+      createdAt: props.createdAt,
+      metadata: props.metadata,
+      replyTo: props.replyTo,
+      status: props.status,
+      progressAt: props.progressAt,
+    };
+  }
 
   static create(input: NewMessage): Message {
     const props: MessageProps = { ...input, status: input.status ?? 'completed', progressAt: input.progressAt ?? null };

@@ -1,5 +1,5 @@
 import { FieldInvalidError } from './errors.js';
-import { hasUnstorableCharacters, UNSTORABLE_RULE } from './text.js';
+import { hasUnstorableCharacters, UNSTORABLE_RULE, utf8Length } from './text.js';
 
 /** Free-form JSON object attached to messages and sessions. */
 export type Metadata = Record<string, unknown>;
@@ -32,7 +32,7 @@ export function assertMetadata(value: unknown, field = 'metadata'): Metadata {
   // Walked before stringifying: the depth bound keeps JSON.stringify from recursing without end.
   const problem = problemIn(value, 0);
   if (problem !== null) throw new FieldInvalidError(field, problem);
-  const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
+  const bytes = utf8Length(JSON.stringify(value));
   if (bytes > MAX_METADATA_BYTES) {
     throw new FieldInvalidError(field, `must be at most ${MAX_METADATA_BYTES} bytes as JSON`);
   }

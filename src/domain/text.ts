@@ -38,3 +38,18 @@ export function hasUnstorableCharacters(text: string): boolean {
 export function storableText(text: string): string {
   return hasUnstorableCharacters(text) ? text.replace(UNSTORABLE_ALL, '\uFFFD') : text;
 }
+
+/** The length of `text` in UTF-8 bytes, as TextEncoder would encode it (a lone surrogate as U+FFFD, 3 bytes). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}

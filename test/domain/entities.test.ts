@@ -5,7 +5,7 @@ import { assertClientId } from '../../src/domain/ids.js';
 import { Message } from '../../src/domain/message.js';
 import { assertMetadata } from '../../src/domain/metadata.js';
 import { Session } from '../../src/domain/session.js';
-import { codePointLength, hasUnstorableCharacters, storableText, truncateCodePoints, UNSTORABLE_RULE } from '../../src/domain/text.js';
+import { codePointLength, hasUnstorableCharacters, storableText, truncateCodePoints, UNSTORABLE_RULE, utf8Length } from '../../src/domain/text.js';
 import { aConversation, aMessage, aSession, at } from '../support/builders.js';
 
 describe('domain', () => {
@@ -28,6 +28,12 @@ describe('domain', () => {
       it(`refuse ${name}, naming the field`, () => {
         expect(() => assertClientId(value, 'session_id')).to.throw(FieldInvalidError, /^session_id: must /);
       });
+    }
+  });
+
+  it('utf8Length counts the bytes TextEncoder makes, lone surrogates as U+FFFD', () => {
+    for (const text of ['', 'ascii', 'é', '€', '😀', 'a😀b€c', '\uD800', 'x\uDC00y', '\uD800\uD800\uDC00', JSON.stringify({ note: 'naïve 😀' })]) {
+      expect(utf8Length(text), JSON.stringify(text)).to.equal(new TextEncoder().encode(text).length);
     }
   });
 
