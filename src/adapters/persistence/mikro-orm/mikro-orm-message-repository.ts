@@ -11,6 +11,7 @@ import type { Conversation } from '../../../domain/conversation.js';
 import type { Message } from '../../../domain/message.js';
 import {
   jsonList,
+  CLAIM_AND_INSERT,
   MESSAGE_COLUMNS,
   MESSAGE_INPUT,
   messagesJson,
@@ -65,20 +66,7 @@ export class MikroOrmMessageRepository implements MessageRepository {
     const [row] = await this.db.rows<{ claimed: ConversationRow | null; existing: ConversationRow | null; taken: MessageRow[]; inserted: string[] }>(
       `/* messages.append */ with input as (select * from ${MESSAGE_INPUT}),
        taken as (select m.* from messages m where m.message_id = any(array(select message_id from input))),
-       claimed as (
-         insert into conversations (conversation_id, user_id, created_at, active_at)
-         select ?, ?, ?, ? where not exists (select 1 from taken)
-         on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
-           where conversations.user_id = excluded.user_id
-         returning *, xmax = 0 as created),
-       owner as (
-         insert into users (user_id, created_at) select user_id, created_at from claimed where created
-         on conflict (user_id) do nothing),
-       inserted as (
-         insert into messages (${MESSAGE_COLUMNS})
-         select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.status, i.alive_at
-         from input i cross join claimed c order by i.ord
-         on conflict do nothing returning message_id)
+       ${CLAIM_AND_INSERT}
        select (select row_to_json(c) from claimed c) as claimed,
               (select row_to_json(c) from conversations c where c.conversation_id = ?) as existing,
               coalesce((select json_agg(t) from taken t), '[]') as taken,

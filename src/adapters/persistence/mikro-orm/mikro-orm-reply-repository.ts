@@ -2,7 +2,7 @@ import type { Statements } from './statements.js';
 import type { ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { CUT_SHORT } from '../../../domain/reply.js';
-import { MESSAGE_COLUMNS, MESSAGE_INPUT, messagesJson, toConversation, toMessage, type ConversationRow, type MessageRow } from './rows.js';
+import { CLAIM_AND_INSERT, MESSAGE_COLUMNS, MESSAGE_INPUT, messagesJson, toConversation, toMessage, type ConversationRow, type MessageRow } from './rows.js';
 
 /** The channel on which every write to a reply is announced (payload: the reply's id). */
 export const REPLY_CHANNEL = 'assistant_replies';
@@ -42,20 +42,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
        history as (
          select * from messages where conversation_id = ? and status = 'completed'
          order by created_at desc, seq desc limit ?),
-       claimed as (
-         insert into conversations (conversation_id, user_id, created_at, active_at)
-         select ?, ?, ?, ? where not exists (select 1 from taken)
-         on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
-           where conversations.user_id = excluded.user_id
-         returning *, xmax = 0 as created),
-       owner as (
-         insert into users (user_id, created_at) select user_id, created_at from claimed where created
-         on conflict (user_id) do nothing),
-       inserted as (
-         insert into messages (${MESSAGE_COLUMNS})
-         select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.status, i.alive_at
-         from input i cross join claimed c order by i.ord
-         on conflict do nothing returning message_id)
+       ${CLAIM_AND_INSERT}
        select (select row_to_json(c) from claimed c) as claimed,
               (select row_to_json(c) from conversations c where c.conversation_id = ?) as existing,
               (select row_to_json(t) from taken t) as taken,

@@ -104,3 +104,26 @@ export const MESSAGE_INPUT = `rows from (json_to_recordset(?::json) as (
   with ordinality as input(message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, status, alive_at, ord)`;
 
 export const MESSAGE_COLUMNS = 'message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, status, alive_at';
+
+/**
+ * The CTEs that claim a conversation and store the `input` rows in it, within one statement:
+ * `claimed` (the conversation created, or its last activity moved; empty when another user owns
+ * it or when `taken` holds an input message already stored), `owner` (its user, stored with a
+ * conversation that was created) and `inserted` (the ids stored; a conflict skips the row). The
+ * statement defines `input` (MESSAGE_INPUT) and `taken` before them; the four values are the
+ * conversation's id, user id, creation time and activity time.
+ */
+export const CLAIM_AND_INSERT = `claimed as (
+         insert into conversations (conversation_id, user_id, created_at, active_at)
+         select ?, ?, ?, ? where not exists (select 1 from taken)
+         on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
+           where conversations.user_id = excluded.user_id
+         returning *, xmax = 0 as created),
+       owner as (
+         insert into users (user_id, created_at) select user_id, created_at from claimed where created
+         on conflict (user_id) do nothing),
+       inserted as (
+         insert into messages (${MESSAGE_COLUMNS})
+         select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.status, i.alive_at
+         from input i cross join claimed c order by i.ord
+         on conflict do nothing returning message_id)`;
