@@ -1,55 +1,19 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { conformanceOf, documentedFetch, expectDocumented, forgetDocument, headerReader } from '../support/documented-responses.js';
-
-const MAIN = new URL('../../src/bootstrap/main.ts', import.meta.url).pathname;
-
-const children = new Set<ReturnType<typeof spawn>>();
-
-/** The real entry point, as `npm start` runs it, in a child process. */
-function launch(environment: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...environment },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  children.add(child);
-  const exited = once(child, 'exit').then(([code]) => {
-    children.delete(child);
-    return code as number;
-  });
-  return { child, exited, output: () => ({ stdout, stderr }) };
-}
-
-async function listeningUrl(run: ReturnType<typeof launch>): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const match = /"url":"(http:[^"]+)"/.exec(run.output().stdout);
-    if (match) {
-      // Its /openapi.json now, while it serves: answers are checked against it after SIGTERM too.
-      forgetDocument(match[1]!);
-      await conformanceOf(match[1]!);
-      return match[1]!;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`service did not start: ${JSON.stringify(run.output())}`);
-}
+import { documentedFetch, expectDocumented, headerReader } from '../support/documented-responses.js';
+import { killAllServiceProcesses, listeningUrl, spawnService } from '../support/service-process.js';
 
 describe('the service process', function () {
   this.timeout(30_000);
   // A failed test must not leave a service running.
-  afterEach(() => children.forEach((child) => child.kill('SIGKILL')));
+  afterEach(() => killAllServiceProcesses());
 
   it('a bad PORT stops start-up with one clear line and exit code 1', async () => {
-    const run = launch({ PORT: 'eighty' });
+    const run = spawnService({ PORT: 'eighty' });
     expect(await run.exited).to.equal(1);
     expect(run.output().stderr.trim()).to.equal('invalid configuration: PORT must be an integer from 0 to 65535 (got "eighty")');
   });
@@ -59,7 +23,7 @@ describe('the service process', function () {
     await once(holder, 'listening');
     const { port } = holder.address() as AddressInfo;
     try {
-      const run = launch({ PORT: String(port) });
+      const run = spawnService({ PORT: String(port) });
       expect(await run.exited).to.equal(1);
       expect(run.output().stderr).to.equal(`cannot listen on 127.0.0.1:${port}: the port is already in use (is another copy of the service running?)\n`);
     } finally {
@@ -70,7 +34,7 @@ describe('the service process', function () {
   it('an invalid PERSONA_FILE stops start-up with one clear line and exit code 1', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'persona-')), 'persona.json');
     writeFileSync(file, JSON.stringify({ name: 'X', description: 'd', traits: { openness: 2 }, descriptors: [], speaking_style: 's' }));
-    const run = launch({ PORT: '0', PERSONA_FILE: file });
+    const run = spawnService({ PORT: '0', PERSONA_FILE: file });
     expect(await run.exited).to.equal(1);
     const lines = run.output().stderr.trim().split('\n');
     expect(lines).to.have.length(1);
@@ -87,9 +51,9 @@ describe('the service process', function () {
       speaking_style: 'Clipped.',
     };
     writeFileSync(file, JSON.stringify(persona));
-    const run = launch({ PORT: '0', PERSONA_FILE: file });
+    const run = spawnService({ PORT: '0', PERSONA_FILE: file });
     try {
-      const url = await listeningUrl(run);
+      const url = await listeningUrl(run, 10_000);
       const traits = await (await documentedFetch(`${url}/api/ai/traits`)).json();
       expect(traits).to.deep.equal({ status: 'ok', ...persona });
     } finally {
@@ -99,8 +63,8 @@ describe('the service process', function () {
   });
 
   it('SIGTERM lets an in-flight request finish, refuses new connections, and exits 0', async () => {
-    const run = launch({ PORT: '0' });
-    const url = await listeningUrl(run);
+    const run = spawnService({ PORT: '0' });
+    const url = await listeningUrl(run, 10_000);
     // A request whose body arrives slowly is in flight when the signal comes.
     const { request } = await import('node:http');
     const inFlight = new Promise<number>((resolve, reject) => {
@@ -130,8 +94,8 @@ describe('the service process', function () {
   });
 
   it('SIGTERM during a streamed reply lets it finish, refuses new connections, and exits 0', async () => {
-    const run = launch({ PORT: '0', OFFLINE_STREAM_DELAY_MS: '150' });
-    const url = await listeningUrl(run);
+    const run = spawnService({ PORT: '0', OFFLINE_STREAM_DELAY_MS: '150' });
+    const url = await listeningUrl(run, 10_000);
     const response = await documentedFetch(`${url}/v1/chat/stream`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

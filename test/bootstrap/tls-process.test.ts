@@ -1,40 +1,9 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { killAllServiceProcesses, spawnService, waitForLog } from '../support/service-process.js';
 import { http2Fetch, https1Fetch, makeCertificate } from '../support/tls-clients.js';
-
-const MAIN = new URL('../../src/bootstrap/main.ts', import.meta.url).pathname;
-const children = new Set<ReturnType<typeof spawn>>();
-
-/** The real entry point, as `npm start` runs it, in a child process. */
-function launch(environment: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', HOST: '127.0.0.1', PORT: '0', ...environment },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  children.add(child);
-  const exited = once(child, 'exit').then(([code]) => {
-    children.delete(child);
-    return code as number;
-  });
-  return { child, exited, output: () => ({ stdout, stderr }) };
-}
-
-async function waitForLog(run: ReturnType<typeof launch>, pattern: RegExp): Promise<RegExpExecArray> {
-  for (let i = 0; i < 300; i++) {
-    const match = pattern.exec(run.output().stdout);
-    if (match) return match;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no log line matching ${pattern}: ${JSON.stringify(run.output())}`);
-}
 
 function swapLink(link: string, target: string): void {
   symlinkSync(target, `${link}.tmp`);
@@ -46,7 +15,7 @@ describe('the service process over TLS', function () {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'tls-process-'))));
   afterEach(() => {
-    children.forEach((child) => child.kill('SIGKILL'));
+    killAllServiceProcesses();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -55,8 +24,8 @@ describe('the service process over TLS', function () {
     const second = makeCertificate(dir, 'second');
     swapLink(join(dir, 'tls.crt'), 'first.crt');
     swapLink(join(dir, 'tls.key'), 'first.key');
-    const run = launch({ TLS_CERT_FILE: join(dir, 'tls.crt'), TLS_KEY_FILE: join(dir, 'tls.key') });
-    const url = (await waitForLog(run, /"url":"(https:[^"]+)"/))[1]!;
+    const run = spawnService({ TLS_CERT_FILE: join(dir, 'tls.crt'), TLS_KEY_FILE: join(dir, 'tls.key') });
+    const url = (await waitForLog(run, /"url":"(https:[^"]+)"/, 15_000))[1]!;
     const health = await http2Fetch(`${url}/v1/health`);
     expect(health).to.include({ status: 200, httpVersion: '2.0', fingerprint: first.fingerprint });
     expect(health.headers.get('strict-transport-security')).to.equal('max-age=15552000');
@@ -64,7 +33,7 @@ describe('the service process over TLS', function () {
     swapLink(join(dir, 'tls.key'), 'second.key');
     swapLink(join(dir, 'tls.crt'), 'second.crt');
     run.child.kill('SIGHUP');
-    await waitForLog(run, /TLS certificate reloaded \(SIGHUP\)/);
+    await waitForLog(run, /TLS certificate reloaded \(SIGHUP\)/, 15_000);
     expect((await https1Fetch(`${url}/v1/health`)).fingerprint).to.equal(second.fingerprint);
 
     run.child.kill('SIGTERM');
@@ -75,13 +44,13 @@ describe('the service process over TLS', function () {
     const { keyFile } = makeCertificate(dir);
     const certFile = join(dir, 'broken.crt');
     writeFileSync(certFile, '-----BEGIN CERTIFICATE-----\nbroken\n-----END CERTIFICATE-----\n');
-    const run = launch({ TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile });
+    const run = spawnService({ TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile });
     expect(await run.exited).to.equal(1);
     expect(run.output().stderr.trim()).to.equal(`TLS_CERT_FILE ${certFile} holds no PEM certificate`);
   });
 
   it('one of the two TLS settings alone stops start-up with one line and exit code 1', async () => {
-    const run = launch({ TLS_CERT_FILE: makeCertificate(dir).certFile });
+    const run = spawnService({ TLS_CERT_FILE: makeCertificate(dir).certFile });
     expect(await run.exited).to.equal(1);
     expect(run.output().stderr.trim()).to.equal('invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE go together: TLS_KEY_FILE is not set');
   });

@@ -6,15 +6,19 @@ import { conformanceOf, forgetDocument } from './documented-responses.js';
 const MAIN = new URL('../../src/bootstrap/main.ts', import.meta.url).pathname;
 
 /** The real entry point (`src/bootstrap/main.ts` under tsx) in a child process of its own. */
-export interface ServiceProcess {
+export interface SpawnedService {
   child: ChildProcess;
-  url: string;
   exited: Promise<number | null>;
   output(): { stdout: string; stderr: string };
   /** SIGKILL: the process dies at once, with whatever it had in hand. */
   kill(): Promise<void>;
   /** SIGTERM, and its exit code. */
   stop(): Promise<number | null>;
+}
+
+/** A spawned service that said where it listens. */
+export interface ServiceProcess extends SpawnedService {
+  url: string;
 }
 
 const running = new Set<ChildProcess>();
@@ -25,8 +29,8 @@ export function killAllServiceProcesses(): void {
   running.forEach((child) => child.kill('SIGKILL'));
 }
 
-/** Starts the service on port 0 and waits until it says where it listens. */
-export async function launchService(environment: Record<string, string>): Promise<ServiceProcess> {
+/** Starts the service (on port 0 unless told) and returns at once: it may be meant to fail. */
+export function spawnService(environment: Record<string, string>): SpawnedService {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', HOST: '127.0.0.1', PORT: '0', ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,26 +44,10 @@ export async function launchService(environment: Record<string, string>): Promis
     running.delete(child);
     return code as number | null;
   });
-  const output = () => ({ stdout, stderr });
-  const deadline = Date.now() + 30_000;
-  let url: string | undefined;
-  while (!url) {
-    url = /"url":"(http:[^"]+)"/.exec(stdout)?.[1];
-    if (url) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the service did not start: ${JSON.stringify(output())}`);
-    }
-    await sleep(50);
-  }
-  // Its /openapi.json now, while it serves: answers are checked against it even after it died.
-  forgetDocument(url);
-  await conformanceOf(url);
   return {
     child,
-    url,
     exited,
-    output,
+    output: () => ({ stdout, stderr }),
     kill: async () => {
       child.kill('SIGKILL');
       await exited;
@@ -69,4 +57,37 @@ export async function launchService(environment: Record<string, string>): Promis
       return exited;
     },
   };
+}
+
+/** The first match of `pattern` in the service's log, waiting for it up to `withinMs`. */
+export async function waitForLog(run: SpawnedService, pattern: RegExp, withinMs = 30_000): Promise<RegExpExecArray> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const match = pattern.exec(run.output().stdout);
+    if (match) return match;
+    if (run.child.exitCode !== null || Date.now() > deadline) throw new Error(`no log line matching ${pattern}: ${JSON.stringify(run.output())}`);
+    await sleep(50);
+  }
+}
+
+/**
+ * Where a spawned service listens, once it says so; its /openapi.json is read then, while it
+ * serves, so that answers are checked against it even after it stopped.
+ */
+export async function listeningUrl(run: SpawnedService, withinMs = 30_000): Promise<string> {
+  const url = (await waitForLog(run, /"url":"(http:[^"]+)"/, withinMs))[1]!;
+  forgetDocument(url);
+  await conformanceOf(url);
+  return url;
+}
+
+/** Starts the service on port 0 and waits until it says where it listens. */
+export async function launchService(environment: Record<string, string>): Promise<ServiceProcess> {
+  const run = spawnService(environment);
+  try {
+    return { ...run, url: await listeningUrl(run) };
+  } catch (error) {
+    run.child.kill('SIGKILL');
+    throw new Error(`the service did not start: ${(error as Error).message}`);
+  }
 }
