@@ -1,29 +1,11 @@
-import { AbstractChat, DefaultChatTransport, parseJsonEventStream, uiMessageChunkSchema, type ChatState, type ChatStatus, type UIMessage, type UIMessageChunk } from 'ai';
+import { parseJsonEventStream, uiMessageChunkSchema, type UIMessageChunk } from 'ai';
 import { expect } from 'chai';
 import type { ChatModel } from '../../src/application/ports/chat-model.js';
 import { ChatModelFailedError } from '../../src/domain/errors.js';
+import { PlainChat, textOf } from '../support/ai-sdk-chat.js';
 import { documentedFetch } from '../support/documented-responses.js';
 import { uid } from '../support/ids.js';
 import { startTestService, type TestService } from '../support/service.js';
-
-/** The state `useChat` keeps in React, kept in plain fields: enough to drive the SDK's own Chat. */
-class PlainChatState implements ChatState<UIMessage> {
-  status: ChatStatus = 'ready';
-  error: Error | undefined = undefined;
-  messages: UIMessage[] = [];
-  pushMessage = (message: UIMessage) => void this.messages.push(message);
-  popMessage = () => void this.messages.pop();
-  replaceMessage = (index: number, message: UIMessage) => void (this.messages[index] = message);
-  snapshot = <T>(thing: T): T => structuredClone(thing);
-}
-
-class PlainChat extends AbstractChat<UIMessage> {
-  constructor(api: string, userId: string) {
-    super({ transport: new DefaultChatTransport({ api, body: { user_id: userId }, fetch: documentedFetch }), state: new PlainChatState() });
-  }
-}
-
-const textOf = (message: UIMessage | undefined) => message?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
 
 describe('POST /v1/chat/stream as a Vercel AI SDK UI message stream', () => {
   let service: TestService;

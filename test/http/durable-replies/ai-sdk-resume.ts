@@ -1,40 +1,10 @@
-import { AbstractChat, DefaultChatTransport, type ChatState, type ChatStatus, type UIMessage, type UIMessageChunk } from 'ai';
+import type { UIMessageChunk } from 'ai';
 import { expect } from 'chai';
+import { PlainChat, textOf, transportFor } from '../../support/ai-sdk-chat.js';
 import { documentedFetch } from '../../support/documented-responses.js';
 import { uid } from '../../support/ids.js';
 import { eventually } from '../../support/reply-client.js';
 import { someone, type SuiteContext } from './context.js';
-
-/** The state `useChat` keeps in React, kept in plain fields: enough to drive the SDK's own Chat. */
-class PlainChatState implements ChatState<UIMessage> {
-  status: ChatStatus = 'ready';
-  error: Error | undefined = undefined;
-  messages: UIMessage[] = [];
-  pushMessage = (message: UIMessage) => void this.messages.push(message);
-  popMessage = () => void this.messages.pop();
-  replaceMessage = (index: number, message: UIMessage) => void (this.messages[index] = message);
-  snapshot = <T>(thing: T): T => structuredClone(thing);
-}
-
-/**
- * The AI SDK's transport as a front end configures it: the chat id is the conversation, and
- * the reconnect request (a GET, which has no body) carries the user in its query.
- */
-const transportFor = (api: string, userId: string) =>
-  new DefaultChatTransport<UIMessage>({
-    api,
-    body: { user_id: userId },
-    fetch: documentedFetch,
-    prepareReconnectToStreamRequest: ({ api: base, id }) => ({ api: `${base}/${encodeURIComponent(id)}/stream?user_id=${encodeURIComponent(userId)}` }),
-  });
-
-class PlainChat extends AbstractChat<UIMessage> {
-  constructor(api: string, userId: string, conversationId: string) {
-    super({ id: conversationId, transport: transportFor(api, userId), state: new PlainChatState() });
-  }
-}
-
-const textOf = (message: UIMessage | undefined) => message?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
 
 /** GET /v1/chat/stream/{conversation_id}/stream, read by the AI SDK's own transport and Chat. */
 export function aiSdkResumeTests(ctx: SuiteContext): void {
