@@ -2,7 +2,6 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { corkQueries } from './corked-queries.js';
-import { FlatEscapePostgreSqlDriver } from './flat-escape-driver.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export interface DatabaseOptions {
@@ -26,7 +25,6 @@ export const MIGRATIONS_FOLDER = 'src/adapters/persistence/mikro-orm/migrations'
 export function openDatabase(options: DatabaseOptions): Promise<MikroORM> {
   corkQueries();
   return MikroORM.init({
-    driver: FlatEscapePostgreSqlDriver,
     clientUrl: options.url,
     entities: [],
     discovery: { warnWhenNoEntities: false },
