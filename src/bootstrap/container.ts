@@ -1,25 +1,25 @@
 import { Container, type MapToResolvedValueInjectOptions, type ServiceIdentifier } from 'inversify';
-import { ChatTurns } from '../application/services/chat-turns.js';
-import { ReplyFeed } from '../application/services/reply-feed.js';
-import { ReplyJobs } from '../application/services/reply-jobs.js';
+import { StartTurn } from '../application/replies/start-turn.js';
+import { ReplyFeed } from '../application/replies/reply-feed.js';
+import { ReplyJobs } from '../application/replies/reply-jobs.js';
 import { SpeechAudio } from '../application/services/speech-audio.js';
 import { SpeechVoices } from '../application/services/speech-voices.js';
 import { CheckReadiness } from '../application/use-cases/check-readiness.js';
 import { DeleteMessages } from '../application/use-cases/delete-messages.js';
-import { FindReplyInProgress } from '../application/use-cases/find-reply-in-progress.js';
+import { FindReplyInProgress } from '../application/replies/find-reply-in-progress.js';
 import { GetGraphStatus } from '../application/use-cases/get-graph-status.js';
 import { GetHealth } from '../application/use-cases/get-health.js';
 import { GetPersona } from '../application/use-cases/get-persona.js';
 import { ListConversations } from '../application/use-cases/list-conversations.js';
 import { ListSpeechVoices } from '../application/use-cases/list-speech-voices.js';
 import { LoadMessages } from '../application/use-cases/load-messages.js';
-import { ResumeChatReply } from '../application/use-cases/resume-chat-reply.js';
+import { ResumeChatReply } from '../application/replies/resume-chat-reply.js';
 import { SaveMessage } from '../application/use-cases/save-message.js';
 import { SaveSession } from '../application/use-cases/save-session.js';
-import { SendChatMessage } from '../application/use-cases/send-chat-message.js';
-import { StopChatReply } from '../application/use-cases/stop-chat-reply.js';
+import { SendChatMessage } from '../application/replies/send-chat-message.js';
+import { StopChatReply } from '../application/replies/stop-chat-reply.js';
 import { SpeakReply } from '../application/use-cases/speak-reply.js';
-import { StreamChatReply } from '../application/use-cases/stream-chat-reply.js';
+import { StreamChatReply } from '../application/replies/stream-chat-reply.js';
 import { SynthesizeSpeech } from '../application/use-cases/synthesize-speech.js';
 import { InstrumentedChatModel } from '../adapters/metrics/instrumented-chat-model.js';
 import { InstrumentedSpeechCache, InstrumentedSpeechSynthesizer } from '../adapters/metrics/instrumented-speech.js';
@@ -67,7 +67,7 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   // Adapters that validate their settings (the persona file, say) fail here, before anything is opened.
   const personaSource = overrides.personaSource ?? new JsonFilePersonaSource(config.personaFile);
   const chatModel = new InstrumentedChatModel(overrides.chatModel ?? chatModelFor(config), metrics);
-  const store = await openStore(config, logger, metrics, lifetime);
+  const store = overrides.store ?? (await openStore(config, logger, metrics, lifetime));
   const graphStatusProbe = overrides.graphStatusProbe ?? lifetime.own(graphStatusProbeFor(config, logger, `assistant-backend/${VERSION}`));
   const speechSynthesizer = overrides.speechSynthesizer ?? speechSynthesizerFor(config.tts, lifetime);
   await checkSpeechVoices(speechSynthesizer, personaSource, config.tts, logger);
@@ -81,7 +81,7 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   constant(TOKENS.Metrics, metrics);
   constant(TOKENS.Clock, clock);
   constant(TOKENS.IdGenerator, overrides.ids ?? new UuidV7IdGenerator());
-  constant(TOKENS.UnitOfWork, overrides.unitOfWork ?? store.unitOfWork);
+  constant(TOKENS.UnitOfWork, store.unitOfWork);
   constant(TOKENS.ReplyNotifications, store.notifications);
   constant(TOKENS.ReplySettings, config.replies);
   constant(TOKENS.PersonaSource, personaSource);
@@ -91,7 +91,7 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   // Timed inside the limits: the metric is the engine's time, not the queue's.
   constant(TOKENS.SpeechSynthesizer, new LimitedSpeechSynthesizer(new InstrumentedSpeechSynthesizer(speechSynthesizer, metrics), config.tts));
   constant(TOKENS.SpeechCache, new InstrumentedSpeechCache(speechCache, metrics));
-  constant(TOKENS.ChatSettings, config.chat);
+  constant(TOKENS.ChatLimits, config.chat);
   constant(TOKENS.ReadinessTimeoutMs, config.readinessTimeoutMs);
   constant(TOKENS.StartedAt, new Date());
   constant(TOKENS.Version, VERSION);
@@ -103,18 +103,18 @@ function bindApplication(c: Container): void {
     c.bind(type).toResolvedValue((...args: A) => new type(...args), dependencies);
 
   bind(ReplyJobs, [TOKENS.UnitOfWork, TOKENS.ReplyNotifications, TOKENS.Clock, TOKENS.ReplySettings]).inSingletonScope();
-  bind(ReplyFeed, [ReplyJobs, TOKENS.UnitOfWork, TOKENS.ReplyNotifications, TOKENS.Clock]).inSingletonScope();
-  bind(ChatTurns, [TOKENS.UnitOfWork, TOKENS.PersonaSource, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.ChatSettings, ReplyJobs]).inSingletonScope();
+  bind(ReplyFeed, [ReplyJobs, TOKENS.UnitOfWork, TOKENS.ReplyNotifications]).inSingletonScope();
+  bind(StartTurn, [TOKENS.UnitOfWork, TOKENS.PersonaSource, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.ChatLimits, ReplyJobs]).inSingletonScope();
   bind(SpeechVoices, [TOKENS.SpeechSynthesizer, TOKENS.PersonaSource]).inSingletonScope();
   bind(SpeechAudio, [TOKENS.SpeechSynthesizer, TOKENS.SpeechCache]).inSingletonScope();
 
-  bind(SendChatMessage, [ChatTurns, TOKENS.ChatModel, ReplyJobs, ReplyFeed]);
-  bind(StreamChatReply, [ChatTurns, TOKENS.ChatModel, ReplyJobs, ReplyFeed]);
+  bind(SendChatMessage, [StartTurn, TOKENS.ChatModel, ReplyJobs, ReplyFeed]);
+  bind(StreamChatReply, [StartTurn, TOKENS.ChatModel, ReplyJobs, ReplyFeed]);
   bind(ResumeChatReply, [TOKENS.UnitOfWork, ReplyFeed, ReplyJobs]);
   bind(StopChatReply, [TOKENS.UnitOfWork, ReplyJobs, ReplyFeed, TOKENS.Clock]);
   bind(FindReplyInProgress, [TOKENS.UnitOfWork, ReplyFeed, ReplyJobs]);
   bind(SaveMessage, [TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.IdGenerator]);
-  bind(LoadMessages, [TOKENS.UnitOfWork, ReplyJobs, TOKENS.Clock]);
+  bind(LoadMessages, [TOKENS.UnitOfWork, ReplyJobs]);
   bind(DeleteMessages, [TOKENS.UnitOfWork]);
   bind(SaveSession, [TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.IdGenerator]);
   bind(ListConversations, [TOKENS.UnitOfWork]);

@@ -5,8 +5,8 @@ import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { Metrics } from '../adapters/metrics/metrics.js';
 import { InMemoryStoreCheck } from '../adapters/persistence/memory/in-memory-store-check.js';
 import { InMemoryUnitOfWork } from '../adapters/persistence/memory/in-memory-unit-of-work.js';
-import { openPostgresStore, type PostgresStore } from '../adapters/persistence/mikro-orm/postgres-store.js';
-import { PostgresReplyNotifications } from '../adapters/persistence/mikro-orm/postgres-reply-notifications.js';
+import { openPostgresStore, type PostgresStore } from '../adapters/persistence/postgres/postgres-store.js';
+import { PostgresReplyNotifications } from '../adapters/persistence/postgres/postgres-reply-notifications.js';
 import type { Config } from './config.js';
 import type { Lifetime } from './lifetime.js';
 

@@ -37,8 +37,8 @@ export function isDatabaseError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const fields = error as Fields;
   if (DATABASE_MARKS.some((mark) => fields[mark] !== undefined)) return true;
-  // MikroORM's DriverException family: UniqueConstraintViolationException, ConnectionException...
-  if (/Exception$/.test(String(fields.name ?? '')) && typeof fields.code === 'string') return true;
+  // pg's DatabaseError: the server's error, with its SQLSTATE.
+  if (error.constructor?.name === 'DatabaseError' && typeof fields.code === 'string') return true;
   return typeof fields.message === 'string' && SQL_MESSAGE.test(fields.message) && fields.message.includes(' - ');
 }
 
@@ -72,7 +72,9 @@ const identifier = (value: unknown) => (typeof value === 'string' && IDENTIFIER.
 export function serializeError(error: unknown, depth = 0): SerializedError {
   if (typeof error !== 'object' || error === null) return { type: typeof error, stack: '' };
   const fields = error as Fields;
-  const type = identifier(fields.name) ?? identifier(error.constructor?.name) ?? 'Error';
+  // The class, unless it is a bare Error: pg's DatabaseError names itself "error".
+  const className = error.constructor?.name;
+  const type = (className !== 'Error' && className !== 'Object' ? identifier(className) : undefined) ?? identifier(fields.name) ?? 'Error';
   const code = typeof fields.code === 'string' || typeof fields.code === 'number' ? String(fields.code) : undefined;
   const serialized: SerializedError = isDatabaseError(error)
     ? {

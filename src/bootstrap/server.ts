@@ -7,7 +7,7 @@ import { createApp } from '../adapters/http/create-app.js';
 import { strictTransportSecurity } from '../adapters/http/middleware/security-headers.js';
 import { loadCertificates } from './certificates.js';
 import type { Config } from './config.js';
-import { ReplyJobs } from '../application/services/reply-jobs.js';
+import { ReplyJobs } from '../application/replies/reply-jobs.js';
 import { buildContainer } from './container.js';
 import { listen } from './listen.js';
 import { credentialVerifierFor } from './identity.js';

@@ -10,8 +10,8 @@ import type { ReplyNotifications } from '../application/ports/reply-notification
 import type { SpeechCache } from '../application/ports/speech-cache.js';
 import type { SpeechSynthesizer } from '../application/ports/speech-synthesizer.js';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
-import type { ReplySettings } from '../application/services/reply-job.js';
-import type { ChatSettings } from '../application/settings.js';
+import type { ReplySettings } from '../application/replies/reply-job.js';
+import type { ChatLimits } from '../application/chat-limits.js';
 import type { Metrics } from '../adapters/metrics/metrics.js';
 import type { Lifetime } from './lifetime.js';
 
@@ -22,7 +22,7 @@ export const TOKENS = {
   Logger: token<Logger>('Logger'),
   Metrics: token<Metrics>('Metrics'),
   Lifetime: token<Lifetime>('Lifetime'),
-  ChatSettings: token<ChatSettings>('ChatSettings'),
+  ChatLimits: token<ChatLimits>('ChatLimits'),
   ReplySettings: token<ReplySettings>('ReplySettings'),
   ReadinessTimeoutMs: token<number>('ReadinessTimeoutMs'),
   StartedAt: token<Date>('StartedAt'),
@@ -43,7 +43,8 @@ export const TOKENS = {
 export interface AdapterOverrides {
   clock?: Clock;
   ids?: IdGenerator;
-  unitOfWork?: UnitOfWork;
+  /** The whole store: its unit of work and the notices of its replies (and its readiness check). */
+  store?: { unitOfWork: UnitOfWork; notifications: ReplyNotifications; check: DependencyCheck };
   chatModel?: ChatModel;
   personaSource?: PersonaSource;
   graphStatusProbe?: GraphStatusProbe;

@@ -2,7 +2,7 @@ import type { Message, Role } from './message.js';
 import { codePointLength } from './text.js';
 
 /** One earlier turn of a conversation, as a language model sees it. */
-export interface ChatTurn {
+export interface HistoryTurn {
   role: Role;
   text: string;
 }
@@ -17,8 +17,8 @@ export interface HistoryBudget {
  * The turns a model sees before `current`: the most recent first, as many as fit the budget
  * (the oldest are dropped), returned oldest first. `newestFirst` may include `current` itself.
  */
-export function recentHistory(newestFirst: readonly Message[], current: Message, budget: HistoryBudget): ChatTurn[] {
-  const turns: ChatTurn[] = [];
+export function recentHistory(newestFirst: readonly Message[], current: Message, budget: HistoryBudget): HistoryTurn[] {
+  const turns: HistoryTurn[] = [];
   let chars = 0;
   for (const earlier of newestFirst) {
     if (earlier.messageId === current.messageId) continue;

@@ -23,10 +23,15 @@ export interface MessageProps {
   status: MessageStatus;
   /** Of a reply in progress: when its producer last advanced it or showed it is alive. */
   progressAt: Date | null;
+  /** Of a finished reply: why it ended (the model's reason, or cancelled / error / interrupted). */
+  finishReason: string | null;
 }
 
 /** A message as made by a client or a use case: completed unless said otherwise. */
-export type NewMessage = Omit<MessageProps, 'status' | 'progressAt'> & Partial<Pick<MessageProps, 'status' | 'progressAt'>>;
+export type NewMessage = Omit<MessageProps, 'status' | 'progressAt' | 'finishReason'> & Partial<Pick<MessageProps, 'status' | 'progressAt' | 'finishReason'>>;
+
+/** What a new state of a stored message may change (see reply.ts for a reply's states). */
+export type MessageChanges = Partial<Pick<MessageProps, 'messageId' | 'text' | 'createdAt' | 'metadata' | 'status' | 'progressAt' | 'finishReason'>>;
 
 export class Message {
   private readonly props: MessageProps;
@@ -45,11 +50,12 @@ export class Message {
       replyTo: props.replyTo,
       status: props.status,
       progressAt: props.progressAt,
+      finishReason: props.finishReason,
     };
   }
 
   static create(input: NewMessage): Message {
-    const props: MessageProps = { ...input, status: input.status ?? 'completed', progressAt: input.progressAt ?? null };
+    const props: MessageProps = { ...input, status: input.status ?? 'completed', progressAt: input.progressAt ?? null, finishReason: input.finishReason ?? null };
     assertClientId(props.messageId, 'message_id');
     assertClientId(props.conversationId, 'conversation_id');
     assertClientId(props.userId, 'user_id');
@@ -67,6 +73,7 @@ export class Message {
     return new Message({ ...props, metadata: assertMetadata(props.metadata) });
   }
 
+  /** A message as it was stored (no checks: it passed them when it was made). */
   static restore(props: MessageProps): Message {
     return new Message(props);
   }
@@ -81,6 +88,7 @@ export class Message {
   get replyTo(): string | null { return this.props.replyTo; }
   get status(): MessageStatus { return this.props.status; }
   get progressAt(): Date | null { return this.props.progressAt; }
+  get finishReason(): string | null { return this.props.finishReason; }
 
   /**
    * What makes `resent` (the same id sent again) differ from this stored message, or null when
@@ -95,8 +103,9 @@ export class Message {
     return null;
   }
 
-  withMetadata(metadata: Metadata): Message {
-    return new Message({ ...this.props, metadata });
+  /** This message in a new state (a reply growing or finishing: reply.ts). */
+  with(changes: MessageChanges): Message {
+    return new Message({ ...this.props, ...changes });
   }
 
   toProps(): MessageProps {

@@ -1,33 +1,92 @@
-import type { Message } from './message.js';
+import { Message } from './message.js';
 import { codePointLength } from './text.js';
 
 /**
- * Replies of the assistant: written while the model speaks (`in_progress`), then finished
- * (`completed`) with the model's finish reason, or cut short with one of ours.
+ * A reply of the assistant, and its life: opened empty and `in_progress` for the user message
+ * it answers, grown while the model speaks, then finished (`completed`) with a finish reason —
+ * the model's own, or one of ours when it was cut short. A reply in progress whose producer
+ * stopped showing signs of life is stale, and is finished as interrupted. Every state change
+ * is a pure function here; the stores apply the same rules (through the ReplyRepository port).
  */
 
 /** Why a reply ended early: stopped on request, the model failed, or its producer went away. */
 export const CUT_SHORT = ['cancelled', 'error', 'interrupted'] as const;
 export type CutShort = (typeof CUT_SHORT)[number];
 
-export function finishReasonOf(reply: Message): string | null {
-  const reason = reply.metadata.finish_reason;
-  return typeof reason === 'string' ? reason : null;
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+/** How a reply ended, as its producer saw it. */
+export interface ReplyOutcome {
+  finishReason: string;
+  /** The model that answered, as it named itself. */
+  model: string;
+  usage: TokenUsage | null;
+  /** For `error`: what failed, as clients may read it. */
+  error?: string;
+}
+
+/** A new, empty reply to `question`, in progress since `at` (never before the question itself). */
+export function openReply(question: Message, replyId: string, model: string, at: Date): Message {
+  return Message.create({
+    messageId: replyId,
+    conversationId: question.conversationId,
+    userId: question.userId,
+    role: 'assistant',
+    text: '',
+    createdAt: at < question.createdAt ? question.createdAt : at,
+    metadata: { model },
+    replyTo: question.messageId,
+    status: 'in_progress',
+    progressAt: at,
+  });
+}
+
+/** The reply with `text` added at `at` (empty text: only a sign of life). */
+export function grown(reply: Message, text: string, at: Date): Message {
+  return reply.with({ text: reply.text + text, progressAt: at });
+}
+
+/** The reply finished with all of its `text`: completed, with the outcome recorded. */
+export function finished(reply: Message, text: string, outcome: ReplyOutcome): Message {
+  const metadata: Record<string, unknown> = { ...reply.metadata, model: outcome.model };
+  if (outcome.usage) {
+    const { promptTokens, completionTokens, totalTokens } = outcome.usage;
+    metadata.usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: totalTokens };
+  }
+  if (outcome.error !== undefined) metadata.error = outcome.error;
+  return reply.with({ text: text.trim() === '' ? '' : text, metadata, status: 'completed', progressAt: null, finishReason: outcome.finishReason });
+}
+
+/** The reply ended as it stands, for one of our reasons (stopped, interrupted). */
+export function cutShort(reply: Message, reason: CutShort): Message {
+  return reply.with({ status: 'completed', progressAt: null, finishReason: reason });
 }
 
 /** A finished reply that does not count as an answer: repeating its question asks the model again. */
 export function isCutShort(reply: Message): boolean {
-  return reply.status === 'completed' && (CUT_SHORT as readonly string[]).includes(finishReasonOf(reply) ?? '');
+  return reply.status === 'completed' && (CUT_SHORT as readonly string[]).includes(reply.finishReason ?? '');
+}
+
+/** When the reply's producer last advanced it or showed it is alive. */
+export function lastSignOfLife(reply: Message): Date {
+  return reply.progressAt ?? reply.createdAt;
+}
+
+/** Replies in progress with no sign of life since this moment (inclusive) are stale at `now`. */
+export function staleBefore(now: Date, staleMs: number): Date {
+  return new Date(now.getTime() - staleMs);
 }
 
 /**
- * A reply in progress whose producer has neither advanced it nor said it is alive for
- * `staleMs` is taken to have died with its producer.
+ * The one staleness rule: a reply in progress whose producer has neither advanced it nor said
+ * it is alive since `before` (see `staleBefore`) is taken to have died with its producer.
  */
-export function isStale(reply: Message, now: Date, staleMs: number): boolean {
-  if (reply.status !== 'in_progress') return false;
-  const lastSign = reply.progressAt ?? reply.createdAt;
-  return now.getTime() - lastSign.getTime() >= staleMs;
+export function isStale(reply: Message, before: Date): boolean {
+  return reply.status === 'in_progress' && lastSignOfLife(reply) <= before;
 }
 
 /** Where a listener stands in a reply: how many code points it holds (the SSE `id`). */

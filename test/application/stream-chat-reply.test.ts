@@ -1,7 +1,8 @@
 import { expect } from 'chai';
+import { messageJson } from '../../src/adapters/http/presenters.js';
 import type { ChatChunk, ChatModel } from '../../src/application/ports/chat-model.js';
-import type { FeedEvent } from '../../src/application/services/reply-feed.js';
-import type { StreamChatReply } from '../../src/application/use-cases/stream-chat-reply.js';
+import type { FeedEvent } from '../../src/application/replies/reply-feed.js';
+import type { StreamChatReply } from '../../src/application/replies/stream-chat-reply.js';
 import { ChatModelFailedError } from '../../src/domain/errors.js';
 import { chatApplication } from '../support/chat-application.js';
 
@@ -26,7 +27,9 @@ const thinking = (signal: AbortSignal) => new Promise<void>((resolve) => signal.
 
 function setUp(model: ChatModel) {
   const app = chatApplication(model);
-  const stored = () => app.unitOfWork.run((r) => r.messages.page('c', 'asc', 10, null)).then((p) => p.messages);
+  // Metadata as clients read it (a reply's finish_reason in it).
+  const stored = () =>
+    app.unitOfWork.run((r) => r.messages.pageOwned('c', 'u', 'asc', 10, null)).then((p) => p.page.messages.map((m) => m.with({ metadata: messageJson(m).metadata })));
   return { useCase: app.stream, stored, jobs: app.jobs };
 }
 

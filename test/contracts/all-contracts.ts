@@ -5,11 +5,9 @@ import { replyNotificationsContract } from './reply-notifications.contract.js';
 import { replyRepositoryContract } from './reply-repository.contract.js';
 import type { MakeStore } from './store-fixture.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
-import { userRepositoryContract } from './user-repository.contract.js';
 
 /** Every repository port's contract, for one store. */
 export function storeContracts(make: MakeStore): void {
-  userRepositoryContract(make);
   conversationRepositoryContract(make);
   messageRepositoryContract(make);
   sessionRepositoryContract(make);

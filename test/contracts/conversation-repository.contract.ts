@@ -1,17 +1,13 @@
 import { expect } from 'chai';
 import { Conversation } from '../../src/domain/conversation.js';
-import { aConversation, aMessage, aSession, aUser, at } from '../support/builders.js';
+import { aConversation, aMessage, aSession, at } from '../support/builders.js';
 import { uid } from '../support/ids.js';
-import { type MakeStore, withStore } from './store-fixture.js';
+import { claimed, type MakeStore, withStore } from './store-fixture.js';
 
 export function conversationRepositoryContract(make: MakeStore): void {
   describe('ConversationRepository contract', () => {
     const store = withStore(make);
-    const stored = (conversation: Conversation) =>
-      store.run(async (r) => {
-        await r.users.ensure(aUser(conversation.userId));
-        return r.conversations.claim(conversation);
-      });
+    const stored = (conversation: Conversation) => store.run((r) => claimed(r, conversation));
 
     it('claims a new conversation and finds it', async () => {
       const conversation = aConversation();
@@ -43,8 +39,9 @@ export function conversationRepositoryContract(make: MakeStore): void {
       const times = ['2099-01-01T00:00:00.000Z', '2099-03-01T00:00:00.000Z', '2099-02-01T00:00:00.000Z'];
       await store.run(async (r) => {
         for (const [i, c] of conversations.entries()) {
-          await r.messages.insert([aMessage(c, { text: `first of ${i}` })]);
-          await r.conversations.touch(c.conversationId, at(times[i]!));
+          // A message appended with activity at times[i] (a candidate created then).
+          const activeThen = Conversation.create({ conversationId: c.conversationId, userId, createdAt: at(times[i]!) });
+          await r.messages.append(activeThen, [aMessage(c, { text: `first of ${i}` })]);
         }
       });
       await stored(aConversation()); // someone else's
@@ -66,7 +63,7 @@ export function conversationRepositoryContract(make: MakeStore): void {
       const conversation = aConversation();
       await stored(conversation);
       await store.run(async (r) => {
-        await r.messages.insert([aMessage(conversation, { text: 'hello there' })]);
+        await r.messages.append(conversation, [aMessage(conversation, { text: 'hello there' })]);
         await r.sessions.save(aSession(conversation, { title: 'Older', updatedAt: at('2026-01-01T00:00:00.000Z') }));
         await r.sessions.save(aSession(conversation, { title: 'Newer', updatedAt: at('2026-02-01T00:00:00.000Z') }));
       });

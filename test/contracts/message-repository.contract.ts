@@ -2,33 +2,29 @@ import { expect } from 'chai';
 import type { Conversation } from '../../src/domain/conversation.js';
 import type { Message } from '../../src/domain/message.js';
 import type { MessagePage, MessagePosition, SortOrder } from '../../src/application/ports/message-repository.js';
-import { aConversation, aMessage, aUser, at } from '../support/builders.js';
+import { aConversation, aMessage, at } from '../support/builders.js';
 import { uid } from '../support/ids.js';
-import { type MakeStore, withStore } from './store-fixture.js';
+import { claimed, conversationOf, type MakeStore, withStore } from './store-fixture.js';
 
 export function messageRepositoryContract(make: MakeStore): void {
   describe('MessageRepository contract', () => {
     const store = withStore(make);
 
-    const newConversation = () =>
-      store.run(async (r) => {
-        const conversation = aConversation();
-        await r.users.ensure(aUser(conversation.userId));
-        return r.conversations.claim(conversation);
-      });
-    const insert = (messages: Message[]) => store.run((r) => r.messages.insert(messages));
+    const newConversation = () => store.run((r) => claimed(r, aConversation()));
+    /** Appends to the messages' conversation; the ids inserted. */
+    const insert = (messages: Message[]) => store.run(async (r) => (await r.messages.append(conversationOf(messages[0]!), messages)).inserted);
+    const page = (conversation: Conversation, order: SortOrder, size: number, after: MessagePosition | null) =>
+      store.run(async (r) => (await r.messages.pageOwned(conversation.conversationId, conversation.userId, order, size, after)).page);
     /** Every message of the conversation, reading pages of `size` in `order`. */
     const readAll = async (conversation: Conversation, order: SortOrder, size: number) => {
       const seen: string[] = [];
       let after: MessagePosition | null = null;
       for (let pages = 0; pages < 1000; pages++) {
-        const page: MessagePage = await store.run((r) =>
-          r.messages.page(conversation.conversationId, order, size, after),
-        );
-        expect(page.messages.length).to.be.at.most(size);
-        seen.push(...page.messages.map((m) => m.messageId));
-        if (!page.next) return seen;
-        after = page.next;
+        const next: MessagePage = await page(conversation, order, size, after);
+        expect(next.messages.length).to.be.at.most(size);
+        seen.push(...next.messages.map((m) => m.messageId));
+        if (!next.next) return seen;
+        after = next.next;
       }
       throw new Error('pagination did not end');
     };
@@ -47,23 +43,39 @@ export function messageRepositoryContract(make: MakeStore): void {
       expect(found?.toProps()).to.deep.equal(message.toProps());
     });
 
-    it('skips ids already stored and reports only what it inserted', async () => {
+    it('with an id already stored writes nothing, and returns the stored message as taken', async () => {
       const conversation = await newConversation();
       const first = aMessage(conversation);
       await insert([first]);
       const second = aMessage(conversation);
       const again = aMessage(conversation, { messageId: first.messageId, text: 'other' });
-      expect(await insert([again, second])).to.deep.equal([second.messageId]);
+      const result = await store.run((r) => r.messages.append(conversation, [again, second]));
+      expect(result.inserted).to.deep.equal([]);
+      expect(result.taken.map((m) => [m.messageId, m.text])).to.deep.equal([[first.messageId, 'hello']]);
+      expect(await store.run((r) => r.messages.findById(second.messageId))).to.equal(null);
+      expect(await insert([second])).to.deep.equal([second.messageId]);
       expect((await store.run((r) => r.messages.findById(first.messageId)))?.text).to.equal('hello');
     });
 
-    it('finds several by id, ignoring unknown ones', async () => {
+    it("claims a new conversation with its messages, and writes nothing in another user's", async () => {
+      const conversation = aConversation();
+      const message = aMessage(conversation);
+      const result = await store.run((r) => r.messages.append(conversation, [message]));
+      expect(result.conversation?.userId).to.equal(conversation.userId);
+      expect(result.inserted).to.deep.equal([message.messageId]);
+      const rival = aConversation(uid('rival'), conversation.conversationId);
+      const refused = await store.run((r) => r.messages.append(rival, [aMessage(rival)]));
+      expect(refused.conversation?.userId).to.equal(conversation.userId);
+      expect(refused.inserted).to.deep.equal([]);
+      expect(await store.run((r) => r.messages.count(conversation.conversationId))).to.equal(1);
+    });
+
+    it("reads no page of another user's conversation, but says whose it is", async () => {
       const conversation = await newConversation();
-      const [a, b] = [aMessage(conversation), aMessage(conversation)];
-      await insert([a, b]);
-      const found = await store.run((r) => r.messages.findByIds([a.messageId, uid('unknown'), b.messageId]));
-      expect(found.map((m) => m.messageId).sort()).to.deep.equal([a.messageId, b.messageId].sort());
-      expect(await store.run((r) => r.messages.findByIds([]))).to.deep.equal([]);
+      await insert([aMessage(conversation)]);
+      const result = await store.run((r) => r.messages.pageOwned(conversation.conversationId, uid('intruder'), 'asc', 10, null));
+      expect(result.conversation?.userId).to.equal(conversation.userId);
+      expect(result.page).to.deep.equal({ messages: [], next: null });
     });
 
     it('finds the reply to a user message', async () => {
@@ -96,10 +108,10 @@ export function messageRepositoryContract(make: MakeStore): void {
       await insert([late, tie1]);
       await insert([tie2, early]);
       const expected = [early, tie1, tie2, late].map((m) => m.messageId);
-      const asc = await store.run((r) => r.messages.page(conversation.conversationId, 'asc', 10, null));
+      const asc = await page(conversation, 'asc', 10, null);
       expect(asc.messages.map((m) => m.messageId)).to.deep.equal(expected);
       expect(asc.next).to.equal(null);
-      const desc = await store.run((r) => r.messages.page(conversation.conversationId, 'desc', 10, null));
+      const desc = await page(conversation, 'desc', 10, null);
       expect(desc.messages.map((m) => m.messageId)).to.deep.equal([...expected].reverse());
     });
 
@@ -120,14 +132,14 @@ export function messageRepositoryContract(make: MakeStore): void {
     it('the last full page has no next position', async () => {
       const conversation = await newConversation();
       await insert([aMessage(conversation), aMessage(conversation)]);
-      const page = await store.run((r) => r.messages.page(conversation.conversationId, 'asc', 2, null));
-      expect(page.messages).to.have.length(2);
-      expect(page.next).to.equal(null);
+      const first = await page(conversation, 'asc', 2, null);
+      expect(first.messages).to.have.length(2);
+      expect(first.next).to.equal(null);
     });
 
     it('an unknown conversation has an empty page and a count of zero', async () => {
-      const page = await store.run((r) => r.messages.page(uid('none'), 'asc', 10, null));
-      expect(page).to.deep.equal({ messages: [], next: null });
+      const unknown = await store.run((r) => r.messages.pageOwned(uid('none'), uid('user'), 'asc', 10, null));
+      expect(unknown).to.deep.equal({ conversation: null, page: { messages: [], next: null } });
       expect(await store.run((r) => r.messages.count(uid('none')))).to.equal(0);
     });
 
@@ -136,9 +148,10 @@ export function messageRepositoryContract(make: MakeStore): void {
       const other = await newConversation();
       const [a, b, c] = [aMessage(conversation), aMessage(conversation), aMessage(conversation)];
       const foreign = aMessage(other);
-      await insert([a, b, c, foreign]);
-      const deleted = await store.run((r) =>
-        r.messages.deleteByIds(conversation.conversationId, [a.messageId, c.messageId, foreign.messageId, uid('x')]),
+      await insert([a, b, c]);
+      await insert([foreign]);
+      const { deleted } = await store.run((r) =>
+        r.messages.deleteOwned(conversation.conversationId, conversation.userId, [a.messageId, c.messageId, foreign.messageId, uid('x')]),
       );
       expect(deleted).to.equal(2);
       expect(await store.run((r) => r.messages.count(conversation.conversationId))).to.equal(1);
@@ -149,9 +162,11 @@ export function messageRepositoryContract(make: MakeStore): void {
     it('deletes all messages of a conversation', async () => {
       const conversation = await newConversation();
       await insert([aMessage(conversation), aMessage(conversation), aMessage(conversation)]);
-      expect(await store.run((r) => r.messages.deleteAll(conversation.conversationId))).to.equal(3);
+      const deleteAll = (userId: string) => store.run((r) => r.messages.deleteOwned(conversation.conversationId, userId, null));
+      expect((await deleteAll(uid('intruder'))).deleted).to.equal(0);
+      expect((await deleteAll(conversation.userId)).deleted).to.equal(3);
       expect(await store.run((r) => r.messages.count(conversation.conversationId))).to.equal(0);
-      expect(await store.run((r) => r.messages.deleteAll(conversation.conversationId))).to.equal(0);
+      expect((await deleteAll(conversation.userId)).deleted).to.equal(0);
     });
 
     it('parallel inserts into one conversation lose nothing and keep one stable order', async () => {

@@ -1,32 +1,32 @@
 import { expect } from 'chai';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { migrate, openDatabase } from '../../src/adapters/persistence/mikro-orm/database.js';
-import { MikroOrmUnitOfWork } from '../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
-import { openPostgresStore } from '../../src/adapters/persistence/mikro-orm/postgres-store.js';
-import { PostgresReplyNotifications } from '../../src/adapters/persistence/mikro-orm/postgres-reply-notifications.js';
+import type pg from 'pg';
+import { migrate, openPool } from '../../src/adapters/persistence/postgres/database.js';
+import { PostgresUnitOfWork } from '../../src/adapters/persistence/postgres/postgres-unit-of-work.js';
+import { openPostgresStore } from '../../src/adapters/persistence/postgres/postgres-store.js';
+import { PostgresReplyNotifications } from '../../src/adapters/persistence/postgres/postgres-reply-notifications.js';
 import { createTestDatabase, requirePostgres } from '../support/postgres.js';
 import { storeContracts } from './all-contracts.js';
 
-describe('PostgreSQL store (MikroORM)', function () {
-  let orm: MikroORM | undefined;
+describe('PostgreSQL store', function () {
+  let pool: pg.Pool | undefined;
   let notifications: PostgresReplyNotifications | undefined;
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
 
   before(async function () {
     await requirePostgres(this);
     database = await createTestDatabase();
-    orm = await openDatabase({ url: database.url, poolMax: 10, timeoutMs: 5000 });
-    await migrate(orm, { url: database.url, timeoutMs: 5000 });
+    await migrate({ url: database.url, timeoutMs: 5000 });
+    pool = openPool({ url: database.url, poolMax: 10, timeoutMs: 5000 });
     notifications = new PostgresReplyNotifications({ url: database.url, timeoutMs: 5000 });
     await notifications.start();
   });
   after(async () => {
     await notifications?.close();
-    await orm?.close(true);
+    await pool?.end();
     await database?.drop();
   });
 
-  storeContracts(async () => ({ unitOfWork: new MikroOrmUnitOfWork(orm!), notifications, close: async () => {} }));
+  storeContracts(async () => ({ unitOfWork: new PostgresUnitOfWork(pool!), notifications, close: async () => {} }));
 });
 
 describe('PostgreSQL store: instances starting together', function () {

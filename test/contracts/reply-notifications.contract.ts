@@ -43,7 +43,7 @@ export function replyNotificationsContract(make: MakeStore): void {
         await store.run((r) => r.replies.advance(reply.messageId, 'Some', new Date()));
         await grows(() => mine, seen);
         seen = mine;
-        await store.run((r) => r.replies.finish(Message.restore({ ...reply.toProps(), text: 'Some text' }), new Date()));
+        await store.run((r) => r.replies.finish(reply.with({ text: 'Some text' }), new Date()));
         await grows(() => mine, seen);
       } finally {
         unwatch();

@@ -21,8 +21,7 @@ const aReply = (userMessage: Message, props: Partial<MessageProps> = {}) =>
     ...props,
   });
 
-const finished = (reply: Message, text: string, reason: string) =>
-  Message.restore({ ...reply.toProps(), text, metadata: { ...reply.metadata, finish_reason: reason } });
+const finished = (reply: Message, text: string, reason: string) => reply.with({ text, status: 'completed', progressAt: null, finishReason: reason });
 
 /** Times of the past, each test its own (the PostgreSQL store is shared): a sweep up to them finds only that test's replies. */
 const past = (iso: string) => (ms: number) => new Date(at(iso).getTime() + ms);
@@ -177,7 +176,7 @@ export function replyRepositoryContract(make: MakeStore): void {
         const first = await store.run((r) => r.replies.finish(finished(reply, 'Stopped here', 'cancelled'), new Date()));
         const second = await store.run((r) => r.replies.finish(finished(reply, 'Stopped here, and more', 'stop'), new Date()));
         expect(second?.toProps()).to.deep.equal(first?.toProps());
-        expect(second?.metadata.finish_reason).to.equal('cancelled');
+        expect(second?.finishReason).to.equal('cancelled');
         expect(await store.run((r) => r.replies.finish(finished(aReply(aMessage(aConversation())), 'x', 'stop'), new Date()))).to.equal(null);
       });
     });
@@ -206,7 +205,7 @@ export function replyRepositoryContract(make: MakeStore): void {
         expect(await store.run((r) => r.replies.interruptStale(longBefore(5000), new Date()))).to.equal(2);
         const interrupted = await find(stale.reply.messageId);
         expect([interrupted?.status, interrupted?.text, interrupted?.progressAt]).to.deep.equal(['completed', 'Said before dying', null]);
-        expect(interrupted?.metadata).to.deep.equal({ model: 'm', finish_reason: 'interrupted' });
+        expect([interrupted?.metadata, interrupted?.finishReason]).to.deep.equal([{ model: 'm' }, 'interrupted']);
         expect(await find(empty.reply.messageId)).to.equal(null);
         expect((await find(alive.reply.messageId))?.status).to.equal('in_progress');
         expect(await store.run((r) => r.replies.interruptStale(longBefore(5000), new Date()))).to.equal(0);

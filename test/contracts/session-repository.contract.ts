@@ -1,17 +1,12 @@
 import { expect } from 'chai';
-import { aConversation, aSession, aUser, at } from '../support/builders.js';
+import { aConversation, aSession, at } from '../support/builders.js';
 import { uid } from '../support/ids.js';
-import { type MakeStore, withStore } from './store-fixture.js';
+import { claimed, type MakeStore, withStore } from './store-fixture.js';
 
 export function sessionRepositoryContract(make: MakeStore): void {
   describe('SessionRepository contract', () => {
     const store = withStore(make);
-    const newConversation = () =>
-      store.run(async (r) => {
-        const conversation = aConversation();
-        await r.users.ensure(aUser(conversation.userId));
-        return r.conversations.claim(conversation);
-      });
+    const newConversation = () => store.run((r) => claimed(r, aConversation()));
 
     it('finds nothing for an unknown id', async () => {
       expect(await store.run((r) => r.sessions.findById(uid('none')))).to.equal(null);

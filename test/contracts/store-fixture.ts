@@ -1,3 +1,5 @@
+import { Conversation } from '../../src/domain/conversation.js';
+import type { Message } from '../../src/domain/message.js';
 import type { ReplyNotifications } from '../../src/application/ports/reply-notifications.js';
 import type { Repositories, UnitOfWork } from '../../src/application/ports/unit-of-work.js';
 
@@ -29,4 +31,14 @@ export function withStore(make: MakeStore) {
       return fixture.notifications;
     },
   };
+}
+
+/** Stores the conversation (with its user) through the port, and returns it as stored. */
+export async function claimed(r: Repositories, conversation: Conversation): Promise<Conversation> {
+  return (await r.messages.append(conversation, [])).conversation ?? conversation;
+}
+
+/** The conversation a message belongs to, as a candidate to append to (the store keeps the first creation time). */
+export function conversationOf(message: Message): Conversation {
+  return Conversation.create({ conversationId: message.conversationId, userId: message.userId, createdAt: message.createdAt });
 }

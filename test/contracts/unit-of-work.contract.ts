@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { aConversation, aMessage, aSession, aUser } from '../support/builders.js';
-import { type MakeStore, withStore } from './store-fixture.js';
+import { aConversation, aMessage, aSession } from '../support/builders.js';
+import { claimed, type MakeStore, withStore } from './store-fixture.js';
 
 export function unitOfWorkContract(make: MakeStore): void {
   describe('UnitOfWork contract', () => {
@@ -9,8 +9,7 @@ export function unitOfWorkContract(make: MakeStore): void {
     it('returns what the work returns, with its writes stored', async () => {
       const conversation = aConversation();
       const result = await store.run(async (r) => {
-        await r.users.ensure(aUser(conversation.userId));
-        await r.conversations.claim(conversation);
+        await claimed(r, conversation);
         return 42;
       });
       expect(result).to.equal(42);
@@ -23,9 +22,7 @@ export function unitOfWorkContract(make: MakeStore): void {
       const session = aSession(conversation);
       const failure = new Error('boom');
       const attempt = store.run(async (r) => {
-        await r.users.ensure(aUser(conversation.userId));
-        await r.conversations.claim(conversation);
-        await r.messages.insert([message]);
+        await r.messages.append(conversation, [message]);
         await r.sessions.save(session);
         throw failure;
       });
@@ -34,8 +31,8 @@ export function unitOfWorkContract(make: MakeStore): void {
         (error: unknown) => expect(error).to.equal(failure),
       );
       await store.run(async (r) => {
-        expect(await r.users.findById(conversation.userId)).to.equal(null);
         expect(await r.conversations.findById(conversation.conversationId)).to.equal(null);
+        expect((await r.conversations.listByUser(conversation.userId, 10, null)).items).to.deep.equal([]);
         expect(await r.messages.findById(message.messageId)).to.equal(null);
         expect(await r.sessions.findById(session.sessionId)).to.equal(null);
       });
@@ -46,14 +43,12 @@ export function unitOfWorkContract(make: MakeStore): void {
       const message = aMessage(conversation);
       const session = aSession(conversation, { title: 'kept' });
       await store.run(async (r) => {
-        await r.users.ensure(aUser(conversation.userId));
-        await r.conversations.claim(conversation);
-        await r.messages.insert([message]);
+        await r.messages.append(conversation, [message]);
         await r.sessions.save(session);
       });
       await store
         .run(async (r) => {
-          await r.messages.deleteAll(conversation.conversationId);
+          await r.messages.deleteOwned(conversation.conversationId, conversation.userId, null);
           await r.sessions.save(session.update({ title: 'changed' }, new Date()));
           throw new Error('boom');
         })

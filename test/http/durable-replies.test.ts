@@ -1,4 +1,6 @@
+import { InMemoryStoreCheck } from '../../src/adapters/persistence/memory/in-memory-store-check.js';
 import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
+import { messageJson } from '../../src/adapters/http/presenters.js';
 import { startTestService } from '../support/service.js';
 import { durableReplySuite } from './durable-replies.suite.js';
 
@@ -10,9 +12,12 @@ describe('durable replies (in-memory store)', function () {
     lastingStore: async () => {
       const unitOfWork = new InMemoryUnitOfWork();
       return {
-        overrides: { unitOfWork },
-        messages: (_userId, conversationId) =>
-          unitOfWork.run(async (r) => (await r.messages.page(conversationId, 'asc', 500, null)).messages.map((m) => ({ role: m.role, text: m.text, status: m.status, metadata: m.metadata }))),
+        overrides: { store: { unitOfWork, notifications: unitOfWork.notifications, check: new InMemoryStoreCheck() } },
+        // As a client reads them (a reply's finish_reason in its metadata).
+        messages: (userId, conversationId) =>
+          unitOfWork.run(async (r) =>
+            (await r.messages.pageOwned(conversationId, userId, 'asc', 500, null)).page.messages.map(messageJson).map(({ role, text, status, metadata }) => ({ role, text, status, metadata })),
+          ),
         close: async () => {},
       };
     },

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import type { UnitOfWork } from '../../src/application/ports/unit-of-work.js';
+import { InMemoryReplyNotifications } from '../../src/adapters/persistence/memory/in-memory-reply-notifications.js';
+import { InMemoryStoreCheck } from '../../src/adapters/persistence/memory/in-memory-store-check.js';
 import { documentedFetch } from '../support/documented-responses.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -104,7 +106,7 @@ describe('unexpected faults', () => {
         throw new Error('secret internal detail at /srv/app.ts:12');
       },
     };
-    const service = await startTestService({}, { unitOfWork: broken });
+    const service = await startTestService({}, { store: { unitOfWork: broken, notifications: new InMemoryReplyNotifications(), check: new InMemoryStoreCheck() } });
     try {
       const res = await service.post('/api/chat/loadMessages', { user_id: 'u', conversation_id: 'c' });
       expect(res.status).to.equal(500);

@@ -8,7 +8,8 @@ import { startTestService, type TestService } from '../support/service.js';
 /**
  * A statement PostgreSQL refuses is an unexpected fault (500, logged). Its log line must name the
  * error's class, SQLSTATE and statement, and hold nothing the user sent: knex puts the statement
- * with its values into the error's message and stack, and PostgreSQL adds `where` and `detail`.
+ * with its values into the error's message and stack, and PostgreSQL adds `where` and `detail`
+ * (pg's DatabaseError carries them).
  */
 describe('database errors in the log (PostgreSQL store)', function () {
   this.timeout(60_000);
@@ -57,8 +58,8 @@ describe('database errors in the log (PostgreSQL store)', function () {
       }
       expect(lines.join('\n')).not.to.match(/refused: |the row: |"(detail|where|sql|parameters|bindings)"/);
       const { err } = JSON.parse(logged[0]!);
-      expect(err).to.include({ type: 'DriverException', code: 'P0001', statement });
-      expect(err.stack).to.match(/^DriverException\n\s+at /);
+      expect(err).to.include({ type: 'DatabaseError', code: 'P0001', statement });
+      expect(err.stack).to.match(/^DatabaseError\n\s+at /);
     });
   }
 });

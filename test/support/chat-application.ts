@@ -1,13 +1,13 @@
 import type { ChatModel } from '../../src/application/ports/chat-model.js';
 import type { Clock } from '../../src/application/ports/clock.js';
 import type { IdGenerator } from '../../src/application/ports/id-generator.js';
-import { ChatTurns } from '../../src/application/services/chat-turns.js';
-import { ReplyFeed } from '../../src/application/services/reply-feed.js';
-import type { ReplySettings } from '../../src/application/services/reply-job.js';
-import { ReplyJobs } from '../../src/application/services/reply-jobs.js';
-import type { ChatSettings } from '../../src/application/settings.js';
-import { SendChatMessage } from '../../src/application/use-cases/send-chat-message.js';
-import { StreamChatReply } from '../../src/application/use-cases/stream-chat-reply.js';
+import { StartTurn } from '../../src/application/replies/start-turn.js';
+import { ReplyFeed } from '../../src/application/replies/reply-feed.js';
+import type { ReplySettings } from '../../src/application/replies/reply-job.js';
+import { ReplyJobs } from '../../src/application/replies/reply-jobs.js';
+import type { ChatLimits } from '../../src/application/chat-limits.js';
+import { SendChatMessage } from '../../src/application/replies/send-chat-message.js';
+import { StreamChatReply } from '../../src/application/replies/stream-chat-reply.js';
 import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
 import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
 import { SystemClock } from '../../src/adapters/system/system-clock.js';
@@ -17,7 +17,7 @@ export interface ChatApplicationOptions {
   unitOfWork?: InMemoryUnitOfWork;
   clock?: Clock;
   ids?: IdGenerator;
-  chat?: ChatSettings;
+  chat?: ChatLimits;
   replies?: Partial<ReplySettings>;
 }
 
@@ -27,8 +27,8 @@ export function chatApplication(model: ChatModel, options: ChatApplicationOption
   const clock = options.clock ?? new SystemClock();
   const ids = options.ids ?? new UuidV7IdGenerator();
   const jobs = new ReplyJobs(unitOfWork, unitOfWork.notifications, clock, { writeIntervalMs: 20, staleMs: 30_000, ...options.replies });
-  const feed = new ReplyFeed(jobs, unitOfWork, unitOfWork.notifications, clock);
-  const turns = new ChatTurns(unitOfWork, new JsonFilePersonaSource(), clock, ids, options.chat ?? { maxTextLength: 1000, historyMessages: 5, historyChars: 1000 }, jobs);
+  const feed = new ReplyFeed(jobs, unitOfWork, unitOfWork.notifications);
+  const turns = new StartTurn(unitOfWork, new JsonFilePersonaSource(), clock, ids, options.chat ?? { maxTextLength: 1000, historyMessages: 5, historyChars: 1000 }, jobs);
   return {
     unitOfWork,
     jobs,

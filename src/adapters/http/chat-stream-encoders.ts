@@ -1,4 +1,4 @@
-import type { ChatReplyStream } from '../../application/use-cases/stream-chat-reply.js';
+import type { ChatReplyStream } from '../../application/replies/stream-chat-reply.js';
 import type { SseFrame } from './sse-writer.js';
 
 export const STREAM_PROTOCOLS = ['events', 'ui-message'] as const;

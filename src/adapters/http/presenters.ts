@@ -23,7 +23,8 @@ export function messageJson(message: Message): Body<typeof out.messageResponse> 
     role: message.role,
     text: message.text,
     created_at: iso(message.createdAt),
-    metadata: message.metadata,
+    // A finished reply's reason is shown where clients have always read it: in its metadata.
+    metadata: message.finishReason === null ? message.metadata : { ...message.metadata, finish_reason: message.finishReason },
     status: message.status,
   };
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import type { ChatReplyStream } from '../../application/use-cases/stream-chat-reply.js';
+import type { ChatReplyStream } from '../../application/replies/stream-chat-reply.js';
 import type { ChatStreamEncoder } from './chat-stream-encoders.js';
 import { mapError } from './error-mapping.js';
 import { logUnexpected } from './middleware/error-handler.js';

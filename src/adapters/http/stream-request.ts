@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatInput } from '../../application/services/chat-turns.js';
+import type { ChatInput } from '../../application/replies/start-turn.js';
 import { STREAM_PROTOCOLS, type StreamProtocol } from './chat-stream-encoders.js';
 import { clientId, text, type RequestSchemas } from './schemas.js';
 import { parseRequest, RequestValidationError } from './validate.js';

@@ -1,20 +1,16 @@
 import type { Persona } from '../../domain/persona.js';
-import type { ChatTurn } from '../../domain/chat-history.js';
+import type { HistoryTurn } from '../../domain/chat-history.js';
+import type { TokenUsage } from '../../domain/reply.js';
 
-export type { ChatTurn } from '../../domain/chat-history.js';
+export type { HistoryTurn } from '../../domain/chat-history.js';
+export type { TokenUsage } from '../../domain/reply.js';
 
 export interface ChatRequest {
   persona: Persona;
   /** Earlier turns of the conversation, oldest first, already bounded. */
-  history: ChatTurn[];
+  history: HistoryTurn[];
   /** The user's new message. */
   text: string;
-}
-
-export interface TokenUsage {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
 }
 
 export interface ChatReply {

@@ -21,13 +21,5 @@ export interface ConversationPage {
 
 export interface ConversationRepository {
   findById(conversationId: string): Promise<Conversation | null>;
-  /**
-   * Stores the conversation (and its user, if new) unless one with that id exists, and
-   * returns the stored one, whoever owns it: of two racing first writes exactly one wins,
-   * and both callers see the winner.
-   */
-  claim(conversation: Conversation): Promise<Conversation>;
-  /** Records activity so conversation lists can be ordered by it. */
-  touch(conversationId: string, at: Date): Promise<void>;
   listByUser(userId: string, limit: number, after: ConversationPosition | null): Promise<ConversationPage>;
 }

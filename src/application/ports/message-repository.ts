@@ -50,19 +50,8 @@ export interface MessageRepository {
    */
   deleteOwned(conversationId: string, userId: string, messageIds: string[] | null): Promise<{ conversation: Conversation | null; deleted: number }>;
   findById(messageId: string): Promise<Message | null>;
-  /** The stored messages among `messageIds`, in no particular order. */
-  findByIds(messageIds: string[]): Promise<Message[]>;
   /** The assistant message stored as the reply to a user message. */
   findReplyTo(userMessageId: string): Promise<Message | null>;
-  /**
-   * Inserts messages in the given order, skipping any whose id is already stored;
-   * returns the ids actually inserted.
-   */
-  insert(messages: Message[]): Promise<string[]>;
-  /** One page after `after` (exclusive), reading only that page. */
-  page(conversationId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<MessagePage>;
+  /** How many messages the conversation holds. */
   count(conversationId: string): Promise<number>;
-  /** Deletes those of `messageIds` that belong to the conversation; returns how many. */
-  deleteByIds(conversationId: string, messageIds: string[]): Promise<number>;
-  deleteAll(conversationId: string): Promise<number>;
 }

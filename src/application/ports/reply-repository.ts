@@ -51,6 +51,9 @@ export interface ReplyRepository {
   finish(reply: Message, at: Date): Promise<Message | null>;
   /** The reply in progress of a conversation, if any (the latest). */
   findInProgress(conversationId: string): Promise<Message | null>;
-  /** Finishes as "interrupted" every reply in progress last advanced before `before` (empty ones are removed); returns how many. */
+  /**
+   * Finishes as "interrupted" every reply that is stale (domain/reply.ts `isStale`: in progress,
+   * no sign of life since `before`); empty ones are removed. Returns how many.
+   */
   interruptStale(before: Date, at: Date): Promise<number>;
 }

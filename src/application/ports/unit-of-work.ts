@@ -2,10 +2,8 @@ import type { ConversationRepository } from './conversation-repository.js';
 import type { MessageRepository } from './message-repository.js';
 import type { ReplyRepository } from './reply-repository.js';
 import type { SessionRepository } from './session-repository.js';
-import type { UserRepository } from './user-repository.js';
 
 export interface Repositories {
-  users: UserRepository;
   conversations: ConversationRepository;
   messages: MessageRepository;
   replies: ReplyRepository;

@@ -1,8 +1,7 @@
 import { isStale } from '../../domain/reply.js';
-import type { Clock } from '../ports/clock.js';
 import type { MessagePage, MessagePosition, SortOrder } from '../ports/message-repository.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import type { ReplyJobs } from '../services/reply-jobs.js';
+import type { ReplyJobs } from '../replies/reply-jobs.js';
 
 export interface LoadMessagesInput {
   userId: string;
@@ -22,13 +21,12 @@ export class LoadMessages {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly jobs: ReplyJobs,
-    private readonly clock: Clock,
   ) {}
 
   async execute(input: LoadMessagesInput): Promise<MessagePage> {
     const page = await this.read(input);
-    const now = this.clock.now();
-    if (!page.messages.some((message) => isStale(message, now, this.jobs.settings.staleMs))) return page;
+    const staleBefore = this.jobs.staleBefore();
+    if (!page.messages.some((message) => isStale(message, staleBefore))) return page;
     await this.jobs.sweepStale();
     return this.read(input);
   }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ChatChunk, ChatRequest, ChatTurn } from '../../../src/application/ports/chat-model.js';
+import type { ChatChunk, ChatRequest, HistoryTurn } from '../../../src/application/ports/chat-model.js';
 import type { Persona } from '../../../src/domain/persona.js';
 import { OfflineChatModel, wordCount } from '../../../src/adapters/llm/offline/offline-chat-model.js';
 import { ELIZA_PHRASES, ElizaPhrasesInvalidError, parseElizaPhrases } from '../../../src/adapters/llm/offline/eliza-phrases.js';
@@ -10,14 +10,14 @@ const persona: Persona = aPersona();
 
 const model = new OfflineChatModel({ streamDelayMs: 0 });
 
-function request(text: string, history: ChatTurn[] = []): ChatRequest {
+function request(text: string, history: HistoryTurn[] = []): ChatRequest {
   return { persona, history, text };
 }
 
 /** Histories of growing length, so every phrase variant of a rule gets exercised. */
-function histories(count: number): ChatTurn[][] {
+function histories(count: number): HistoryTurn[][] {
   return Array.from({ length: count }, (_, n) =>
-    Array.from({ length: n }, (_, i): ChatTurn => ({ role: i % 2 === 0 ? 'user' : 'assistant', text: 'The weather is nice' })),
+    Array.from({ length: n }, (_, i): HistoryTurn => ({ role: i % 2 === 0 ? 'user' : 'assistant', text: 'The weather is nice' })),
   );
 }
 
@@ -71,7 +71,7 @@ describe('OfflineChatModel', () => {
     });
 
     it('comes back to an earlier statement when nothing matches', async () => {
-      const history: ChatTurn[] = [
+      const history: HistoryTurn[] = [
         { role: 'user', text: 'I am worried about my exams.' },
         { role: 'assistant', text: 'Why do you say you are worried about your exams?' },
       ];
@@ -142,7 +142,7 @@ describe('OfflineChatModel', () => {
 
   describe('complete', () => {
     it('reports the model, the finish reason and word-count usage', async () => {
-      const history: ChatTurn[] = [{ role: 'user', text: 'one two three' }];
+      const history: HistoryTurn[] = [{ role: 'user', text: 'one two three' }];
       const reply = await model.complete(request('I am sad about my job', history));
       expect(reply.model).to.equal('offline-eliza');
       expect(reply.finishReason).to.equal('stop');

@@ -24,8 +24,7 @@ describe('in-memory store bound (indexes)', () => {
     const conversation = aConversation();
     await unitOfWork
       .run(async (r) => {
-        await r.conversations.claim(conversation);
-        await r.messages.insert([aMessage(conversation)]);
+        await r.messages.append(conversation, [aMessage(conversation)]);
         await r.sessions.save(aSession(conversation));
         throw new Error('fails after writing');
       })
@@ -39,12 +38,11 @@ describe('in-memory store bound (indexes)', () => {
     const conversation = aConversation();
     const question = aMessage(conversation);
     await unitOfWork.run(async (r) => {
-      await r.conversations.claim(conversation);
-      await r.messages.insert([question, aMessage(conversation, { role: 'assistant', replyTo: question.messageId })]);
+      await r.messages.append(conversation, [question, aMessage(conversation, { role: 'assistant', replyTo: question.messageId })]);
       await r.sessions.save(aSession(conversation));
     });
     expect(sizes(unitOfWork)).to.include({ messages: 2, replies: 1, sessions: 1, conversations: 1 });
-    await unitOfWork.run((r) => r.messages.insert([aMessage(conversation), aMessage(conversation)]));
+    await unitOfWork.run((r) => r.messages.append(conversation, [aMessage(conversation), aMessage(conversation)]));
     expect(sizes(unitOfWork)).to.deep.equal(empty);
     expect(warnings).to.deep.equal([{ droppedConversations: 1, droppedMessages: 4, droppedSessions: 1, maxMessages: 3 }]);
   });
@@ -55,8 +53,7 @@ describe('in-memory store bound (indexes)', () => {
     const conversations = Array.from({ length: 6 }, () => aConversation());
     for (const conversation of conversations) {
       await unitOfWork.run(async (r) => {
-        await r.conversations.claim(conversation);
-        await r.messages.insert([aMessage(conversation), aMessage(conversation)]);
+        await r.messages.append(conversation, [aMessage(conversation), aMessage(conversation)]);
       });
     }
     const kept = [...unitOfWork.store.conversations.keys()];

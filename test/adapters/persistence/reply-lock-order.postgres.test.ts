@@ -1,10 +1,10 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { expect } from 'chai';
 import pg from 'pg';
-import { migrate, openDatabase } from '../../../src/adapters/persistence/mikro-orm/database.js';
-import { MikroOrmUnitOfWork } from '../../../src/adapters/persistence/mikro-orm/mikro-orm-unit-of-work.js';
+import { migrate, openPool } from '../../../src/adapters/persistence/postgres/database.js';
+import { PostgresUnitOfWork } from '../../../src/adapters/persistence/postgres/postgres-unit-of-work.js';
 import { Conversation } from '../../../src/domain/conversation.js';
 import { Message } from '../../../src/domain/message.js';
+import { cutShort, finished } from '../../../src/domain/reply.js';
 import { uid } from '../../support/ids.js';
 import { createTestDatabase, requirePostgres } from '../../support/postgres.js';
 
@@ -23,18 +23,18 @@ import { createTestDatabase, requirePostgres } from '../../support/postgres.js';
  */
 describe('PostgreSQL: a conversation\'s row is locked before its messages are changed', function () {
   this.timeout(20_000);
-  let orm: MikroORM | undefined;
+  let pool: pg.Pool | undefined;
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
-  let unitOfWork: MikroOrmUnitOfWork;
+  let unitOfWork: PostgresUnitOfWork;
   let holder: pg.Client;
   let monitor: pg.Client;
 
   before(async function () {
     await requirePostgres(this);
     database = await createTestDatabase();
-    orm = await openDatabase({ url: database.url, poolMax: 4, timeoutMs: 10_000 });
-    await migrate(orm, { url: database.url, timeoutMs: 10_000 });
-    unitOfWork = new MikroOrmUnitOfWork(orm);
+    await migrate({ url: database.url, timeoutMs: 10_000 });
+    pool = openPool({ url: database.url, poolMax: 4, timeoutMs: 10_000 });
+    unitOfWork = new PostgresUnitOfWork(pool);
     holder = new pg.Client({ connectionString: database.url });
     monitor = new pg.Client({ connectionString: database.url });
     await Promise.all([holder.connect(), monitor.connect()]);
@@ -42,7 +42,7 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
   after(async () => {
     await holder?.end().catch(() => undefined);
     await monitor?.end().catch(() => undefined);
-    await orm?.close(true);
+    await pool?.end();
     await database?.drop();
   });
 
@@ -72,7 +72,7 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
   /** In the holder's transaction, which has the conversation's row: a second reply to the message, as a concurrent begin inserts it. */
   async function insertRivalReply(turn: Awaited<ReturnType<typeof begunTurn>>): Promise<number> {
     const result = await holder.query(
-      `insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, status, alive_at)
+      `insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, status, progress_at)
        values ($1, $2, $3, 'assistant', '', now(), '{}', $4, 'in_progress', now()) on conflict do nothing`,
       [uid('rival'), turn.conversation.conversationId, turn.conversation.userId, turn.userMessage.messageId],
     );
@@ -88,8 +88,8 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
   it('replies.finish waits for the conversation before it touches the reply', async () => {
     const turn = await begunTurn();
     await holdConversation(turn.conversation.conversationId);
-    const finished = Message.restore({ ...turn.reply.toProps(), text: 'the whole answer', metadata: { model: 'm', finish_reason: 'stop' } });
-    const finishing = unitOfWork.run((r) => r.replies.finish(finished, new Date()), { atomic: false });
+    const answered = finished(turn.reply, 'the whole answer', { finishReason: 'stop', model: 'm', usage: null });
+    const finishing = unitOfWork.run((r) => r.replies.finish(answered, new Date()), { atomic: false });
     try {
       await waitingForLock('replies.finish');
       expect(await insertRivalReply(turn), 'the reply stands: nothing inserted').to.equal(0);
@@ -102,10 +102,10 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
 
   it('replies.reopen waits for the conversation before it adds a reply (message_count), and yields to one added meanwhile', async () => {
     const turn = await begunTurn();
-    const removed = await unitOfWork.run((r) => r.replies.finish(Message.restore({ ...turn.reply.toProps(), metadata: { finish_reason: 'cancelled' } }), new Date()), { atomic: false });
+    const removed = await unitOfWork.run((r) => r.replies.finish(cutShort(turn.reply, 'cancelled'), new Date()), { atomic: false });
     expect(removed, 'an empty reply is removed').to.equal(null);
     await holdConversation(turn.conversation.conversationId);
-    const again = Message.restore({ ...turn.reply.toProps(), messageId: uid('reply') });
+    const again = turn.reply.with({ messageId: uid('reply') });
     const reopening = unitOfWork.run((r) => r.replies.reopen(again), { atomic: false });
     try {
       await waitingForLock('replies.reopen');
@@ -118,13 +118,13 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
 
   it('replies.reopen replaces a reply cut short, and opens one where none stands', async () => {
     const turn = await begunTurn();
-    await unitOfWork.run((r) => r.replies.finish(Message.restore({ ...turn.reply.toProps(), text: 'half', metadata: { finish_reason: 'cancelled' } }), new Date()), { atomic: false });
-    const replacement = Message.restore({ ...turn.reply.toProps(), messageId: uid('reply') });
+    await unitOfWork.run((r) => r.replies.finish(cutShort(turn.reply.with({ text: 'half' }), 'cancelled'), new Date()), { atomic: false });
+    const replacement = turn.reply.with({ messageId: uid('reply') });
     expect((await unitOfWork.run((r) => r.replies.reopen(replacement), { atomic: false }))?.toProps()).to.include({ messageId: replacement.messageId, text: '', status: 'in_progress' });
 
     const other = await begunTurn();
-    await unitOfWork.run((r) => r.replies.finish(other.reply, new Date()), { atomic: false });
-    const opened = Message.restore({ ...other.reply.toProps(), messageId: uid('reply') });
+    await unitOfWork.run((r) => r.replies.finish(other.reply, new Date()), { atomic: false }); // empty: removed
+    const opened = other.reply.with({ messageId: uid('reply') });
     expect((await unitOfWork.run((r) => r.replies.reopen(opened), { atomic: false }))?.messageId).to.equal(opened.messageId);
     expect(await unitOfWork.run((r) => r.messages.count(other.conversation.conversationId), { atomic: false })).to.equal(2);
   });
@@ -143,7 +143,7 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
     expect(await sweeping).to.equal(1);
     const reply = await unitOfWork.run((r) => r.messages.findReplyTo(turn.userMessage.messageId), { atomic: false });
     expect(reply?.toProps()).to.include({ messageId: turn.reply.messageId, text: 'half an ans', status: 'completed' });
-    expect(reply?.metadata.finish_reason).to.equal('interrupted');
+    expect(reply?.finishReason).to.equal('interrupted');
   });
 
   it('messages.delete_owned waits for the conversation before it deletes (message_count)', async () => {

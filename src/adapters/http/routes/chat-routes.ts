@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { chatJson } from '../presenters.js';
 import type { RequestSchemas } from '../schemas.js';
-import { SendChatMessage } from '../../../application/use-cases/send-chat-message.js';
+import { SendChatMessage } from '../../../application/replies/send-chat-message.js';
 import type { Resolve } from '../resolve.js';
 import { parseRequest } from '../validate.js';
 

@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { FindReplyInProgress } from '../../../application/use-cases/find-reply-in-progress.js';
-import { ResumeChatReply } from '../../../application/use-cases/resume-chat-reply.js';
-import { StopChatReply } from '../../../application/use-cases/stop-chat-reply.js';
+import { FindReplyInProgress } from '../../../application/replies/find-reply-in-progress.js';
+import { ResumeChatReply } from '../../../application/replies/resume-chat-reply.js';
+import { StopChatReply } from '../../../application/replies/stop-chat-reply.js';
 import { contractEncoder, STREAM_PROTOCOLS, uiMessageEncoder } from '../chat-stream-encoders.js';
 import { stoppedReplyJson } from '../presenters.js';
 import { pumpReply } from '../reply-stream.js';

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { replySpeech } from '../reply-speech.js';
-import { StreamChatReply } from '../../../application/use-cases/stream-chat-reply.js';
+import { StreamChatReply } from '../../../application/replies/stream-chat-reply.js';
 import { contractEncoder, uiMessageEncoder } from '../chat-stream-encoders.js';
 import { pumpReply } from '../reply-stream.js';
 import type { Resolve } from '../resolve.js';

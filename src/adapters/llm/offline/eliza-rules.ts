@@ -1,4 +1,4 @@
-import type { ChatRequest, ChatTurn } from '../../../application/ports/chat-model.js';
+import type { ChatRequest, HistoryTurn } from '../../../application/ports/chat-model.js';
 import type { Persona } from '../../../domain/persona.js';
 import { truncateCodePoints } from '../../../domain/text.js';
 import { ELIZA_PHRASES, type ElizaPhrases } from './eliza-phrases.js';
@@ -96,7 +96,7 @@ function fill(template: string, slots: Slots): string {
 }
 
 /** The latest earlier personal statement by the user, reflected, to come back to when nothing matches. */
-function recall(history: ChatTurn[], current: string, phrases: ElizaPhrases): string | null {
+function recall(history: HistoryTurn[], current: string, phrases: ElizaPhrases): string | null {
   for (let i = history.length - 1; i >= 0; i--) {
     const turn = history[i]!;
     if (turn.role !== 'user') continue;

@@ -25,6 +25,7 @@ export class InMemoryConversationRepository implements ConversationRepository {
     return this.store.conversations.get(conversationId)?.conversation ?? null;
   }
 
+  /** Stores the conversation (and its user) unless one with that id exists; the stored one. For the memory store's own use. */
   async claim(conversation: Conversation): Promise<Conversation> {
     const existing = this.store.conversations.get(conversation.conversationId);
     if (existing) return existing.conversation;
@@ -38,6 +39,7 @@ export class InMemoryConversationRepository implements ConversationRepository {
     return conversation;
   }
 
+  /** For the memory store's own use. */
   async touch(conversationId: string, at: Date): Promise<void> {
     this.store.noteActivity(conversationId);
     const stored = this.store.conversations.get(conversationId);

@@ -17,18 +17,12 @@ export class InMemoryMessageRepository implements MessageRepository {
     return this.store.messages.get(messageId)?.message ?? null;
   }
 
-  async findByIds(messageIds: string[]): Promise<Message[]> {
-    return messageIds.flatMap((id) => {
-      const stored = this.store.messages.get(id);
-      return stored ? [stored.message] : [];
-    });
-  }
-
   async findReplyTo(userMessageId: string): Promise<Message | null> {
     const replyId = this.store.replies.get(userMessageId);
     return replyId === undefined ? null : (this.store.messages.get(replyId)?.message ?? null);
   }
 
+  /** Inserts messages in order, skipping ids already stored (and a second reply to one message); the ids inserted. For the memory store's own use. */
   async insert(messages: Message[]): Promise<string[]> {
     const inserted: string[] = [];
     for (const message of messages) {
@@ -42,6 +36,7 @@ export class InMemoryMessageRepository implements MessageRepository {
     return inserted;
   }
 
+  /** One page after `after` (exclusive). For the memory store's own use. */
   async page(conversationId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<MessagePage> {
     const timeline = this.store.timelines.get(conversationId) ?? [];
     let slice: StoredMessage[];
@@ -62,13 +57,10 @@ export class InMemoryMessageRepository implements MessageRepository {
     return this.store.timelines.get(conversationId)?.length ?? 0;
   }
 
+  /** For the memory store's own use. */
   async deleteByIds(conversationId: string, messageIds: string[]): Promise<number> {
     const wanted = new Set(messageIds);
     return this.deleteWhere(conversationId, (entry) => wanted.has(entry.message.messageId));
-  }
-
-  async deleteAll(conversationId: string): Promise<number> {
-    return this.deleteWhere(conversationId, () => true);
   }
 
   async append(conversation: Conversation, messages: Message[]): Promise<AppendResult> {
@@ -90,7 +82,7 @@ export class InMemoryMessageRepository implements MessageRepository {
   async deleteOwned(conversationId: string, userId: string, messageIds: string[] | null): Promise<{ conversation: Conversation | null; deleted: number }> {
     const conversation = this.store.conversations.get(conversationId)?.conversation ?? null;
     if (!conversation?.isOwnedBy(userId)) return { conversation, deleted: 0 };
-    const deleted = messageIds === null ? await this.deleteAll(conversationId) : await this.deleteByIds(conversationId, messageIds);
+    const deleted = messageIds === null ? this.deleteWhere(conversationId, () => true) : await this.deleteByIds(conversationId, messageIds);
     return { conversation, deleted };
   }
 

@@ -1,6 +1,6 @@
 import type { ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
-import { Message } from '../../../domain/message.js';
-import { isCutShort } from '../../../domain/reply.js';
+import type { Message } from '../../../domain/message.js';
+import { cutShort, grown, isCutShort, isStale } from '../../../domain/reply.js';
 import { InMemoryMessageRepository } from './in-memory-message-repository.js';
 import type { MemoryStore } from './memory-store.js';
 import type { UndoLog } from './undo-log.js';
@@ -42,7 +42,7 @@ export class InMemoryReplyRepository implements ReplyRepository {
   async advance(replyId: string, text: string, at: Date): Promise<boolean> {
     const entry = this.store.messages.get(replyId);
     if (!entry || entry.message.status !== 'in_progress') return false;
-    entry.message = Message.restore({ ...entry.message.toProps(), text: entry.message.text + text, progressAt: at });
+    entry.message = grown(entry.message, text, at);
     this.announce(replyId);
     return true;
   }
@@ -53,7 +53,7 @@ export class InMemoryReplyRepository implements ReplyRepository {
     if (reply.text === '') {
       await this.messages.deleteByIds(reply.conversationId, [reply.messageId]);
     } else {
-      entry.message = Message.restore({ ...reply.toProps(), status: 'completed', progressAt: null });
+      entry.message = reply.with({ status: 'completed', progressAt: null });
       const conversation = this.store.conversations.get(reply.conversationId);
       if (conversation && conversation.activeAt < at) conversation.activeAt = at;
     }
@@ -72,10 +72,8 @@ export class InMemoryReplyRepository implements ReplyRepository {
   async interruptStale(before: Date, at: Date): Promise<number> {
     const stale = [...this.store.messages.values()]
       .map((entry) => entry.message)
-      .filter((m) => m.status === 'in_progress' && (m.progressAt ?? m.createdAt) < before);
-    for (const reply of stale) {
-      await this.finish(Message.restore({ ...reply.toProps(), metadata: { ...reply.metadata, finish_reason: 'interrupted' } }), at);
-    }
+      .filter((m) => isStale(m, before));
+    for (const reply of stale) await this.finish(cutShort(reply, 'interrupted'), at);
     return stale.length;
   }
 }

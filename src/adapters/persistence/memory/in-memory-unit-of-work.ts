@@ -6,7 +6,6 @@ import { InMemoryMessageRepository } from './in-memory-message-repository.js';
 import { InMemoryReplyNotifications } from './in-memory-reply-notifications.js';
 import { InMemoryReplyRepository } from './in-memory-reply-repository.js';
 import { InMemorySessionRepository } from './in-memory-session-repository.js';
-import { InMemoryUserRepository } from './in-memory-user-repository.js';
 import { dropLeastRecentlyActive, type Dropped } from './memory-bound.js';
 import { MemoryStore } from './memory-store.js';
 import { UndoLog } from './undo-log.js';
@@ -49,7 +48,6 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       let result: T;
       try {
         result = await work({
-          users: new InMemoryUserRepository(this.store, undo),
           conversations: new InMemoryConversationRepository(this.store, undo),
           messages: new InMemoryMessageRepository(this.store, undo),
           sessions: new InMemorySessionRepository(this.store, undo),

@@ -1,6 +1,6 @@
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import type { ReplyFeed } from '../services/reply-feed.js';
-import type { ReplyJobs } from '../services/reply-jobs.js';
+import type { ReplyFeed } from './reply-feed.js';
+import type { ReplyJobs } from './reply-jobs.js';
 import { replyStream, type ChatReplyStream } from './stream-chat-reply.js';
 
 /** GET /v1/chat/stream/{conversation_id}/stream (the AI SDK's resume): the conversation's reply in progress, or null. */

@@ -1,8 +1,9 @@
 import type { Message } from '../../domain/message.js';
+import { cutShort } from '../../domain/reply.js';
 import type { Clock } from '../ports/clock.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import type { ReplyFeed } from '../services/reply-feed.js';
-import type { ReplyJobs } from '../services/reply-jobs.js';
+import type { ReplyFeed } from './reply-feed.js';
+import type { ReplyJobs } from './reply-jobs.js';
 import { findReply } from './resume-chat-reply.js';
 
 /** How long a stop waits for the producer (on any instance) to store the reply before storing it itself. */
@@ -26,22 +27,21 @@ export class StopChatReply {
   async execute(input: { userId: string; messageId: string }): Promise<Message | null> {
     const reply = await findReply(this.unitOfWork, input.userId, input.messageId);
     if (reply.status === 'completed') return reply;
-    const watching = new AbortController();
-    const timer = setTimeout(() => watching.abort(), PRODUCER_WAIT_MS);
-    try {
-      const ending = (async () => {
-        for await (const event of this.feed.watch(reply, 0, watching.signal)) if (event.type === 'end') return event.message;
-        return undefined;
-      })();
-      await this.jobs.requestStop(reply.messageId).catch(() => undefined);
-      const ended = await ending;
-      if (ended !== undefined) return ended;
-    } finally {
-      clearTimeout(timer);
-    }
-    const current = await this.unitOfWork.run((r) => r.messages.findById(reply.messageId), { atomic: false });
+    const end = await this.askProducer(reply);
+    return end ? end.message : this.stopHere(reply.messageId);
+  }
+
+  /** Asks the reply's producer to stop it, and waits a while for the end it stores. */
+  private async askProducer(reply: Message) {
+    const ending = this.feed.end(reply, AbortSignal.timeout(PRODUCER_WAIT_MS));
+    await this.jobs.requestStop(reply.messageId).catch(() => undefined);
+    return ending;
+  }
+
+  /** No producer answered: the reply is stopped as it was last stored. */
+  private async stopHere(replyId: string): Promise<Message | null> {
+    const current = await this.unitOfWork.run((r) => r.messages.findById(replyId), { atomic: false });
     if (!current || current.status === 'completed') return current;
-    const stopped = current.withMetadata({ ...current.metadata, finish_reason: 'cancelled' });
-    return this.unitOfWork.run((r) => r.replies.finish(stopped, this.clock.now()), { atomic: false });
+    return this.unitOfWork.run((r) => r.replies.finish(cutShort(current, 'cancelled'), this.clock.now()), { atomic: false });
   }
 }

@@ -1,8 +1,10 @@
 import type { Message } from '../../domain/message.js';
+import { staleBefore } from '../../domain/reply.js';
 import type { Clock } from '../ports/clock.js';
 import type { ReplyNotifications } from '../ports/reply-notifications.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { ReplyJob, type Generate, type ReplySettings } from './reply-job.js';
+import { delay } from './signals.js';
 
 /**
  * The replies this instance produces. Generation belongs to the service, not to a request:
@@ -49,27 +51,36 @@ export class ReplyJobs {
     else await this.notifications.requestStop(replyId);
   }
 
-  /** Finishes, as interrupted, the replies nobody has advanced for `staleMs` (on any instance). */
+  /** The moment before which a reply in progress with no sign of life is stale (domain/reply.ts). */
+  staleBefore(): Date {
+    return staleBefore(this.clock.now(), this.settings.staleMs);
+  }
+
+  /** Finishes, as interrupted, the replies that are stale now (on any instance). */
   async sweepStale(): Promise<number> {
-    const now = this.clock.now();
-    const before = new Date(now.getTime() - this.settings.staleMs);
-    return this.store.run((r) => r.replies.interruptStale(before, now), { atomic: false });
+    return this.store.run((r) => r.replies.interruptStale(this.staleBefore(), this.clock.now()), { atomic: false });
   }
 
   /**
-   * Shutdown: replies may finish until `deadline`; those still running are then stored as
-   * interrupted (their streams end with an error). No new job outlives the call.
+   * Shutdown: the replies running (and any that requests still in flight start meanwhile) may
+   * finish until `deadline`; those still running then are stopped as interrupted (their streams
+   * end with an error) and stored. A job started after that is interrupted at once.
    */
   async shutdown(deadline: Date): Promise<void> {
     clearInterval(this.sweep);
     this.unsubscribe();
-    let timer: NodeJS.Timeout | undefined;
-    const timeUp = new Promise<'time'>((resolve) => (timer = setTimeout(() => resolve('time'), Math.max(0, deadline.getTime() - this.clock.now().getTime()))));
-    // Requests still in flight may start replies meanwhile: wait for those too.
-    while (this.jobs.size > 0 && (await Promise.race([Promise.race([...this.jobs.values()].map((job) => job.done)), timeUp])) !== 'time');
-    clearTimeout(timer);
+    const timeUp = delay(deadline.getTime() - this.clock.now().getTime());
+    let late = false;
+    void timeUp.elapsed.then(() => (late = true));
+    while (this.jobs.size > 0 && !late) await Promise.race([this.anyDone(), timeUp.elapsed]);
+    timeUp.cancel();
     this.pastDeadline = true;
-    for (const job of this.jobs.values()) job.stop('interrupted');
-    await Promise.all([...this.jobs.values()].map((job) => job.done));
+    const running = [...this.jobs.values()];
+    for (const job of running) job.stop('interrupted');
+    await Promise.all(running.map((job) => job.done));
+  }
+
+  private anyDone(): Promise<unknown> {
+    return Promise.race([...this.jobs.values()].map((job) => job.done));
   }
 }

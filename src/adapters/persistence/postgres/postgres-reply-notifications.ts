@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { ReplyNotifications } from '../../../application/ports/reply-notifications.js';
-import { REPLY_CHANNEL, STOP_CHANNEL } from './mikro-orm-reply-repository.js';
+import { REPLY_CHANNEL, STOP_CHANNEL } from './postgres-reply-repository.js';
 
 export interface PostgresNotificationsOptions {
   url: string;

@@ -1,8 +1,8 @@
 import { ChatModelFailedError } from '../../domain/errors.js';
 import type { ChatChunk, ChatModel, ChatRequest } from '../ports/chat-model.js';
-import type { ChatInput, ChatTurns } from '../services/chat-turns.js';
-import type { FeedEvent, ReplyFeed } from '../services/reply-feed.js';
-import type { ReplyJobs } from '../services/reply-jobs.js';
+import type { ChatInput, StartTurn } from './start-turn.js';
+import type { ReplyFeed } from './reply-feed.js';
+import type { ReplyJobs } from './reply-jobs.js';
 
 export interface ChatExchange {
   response: string;
@@ -20,22 +20,19 @@ export interface ChatExchange {
  */
 export class SendChatMessage {
   constructor(
-    private readonly turns: ChatTurns,
+    private readonly startTurn: StartTurn,
     private readonly model: ChatModel,
     private readonly jobs: ReplyJobs,
     private readonly feed: ReplyFeed,
   ) {}
 
   async execute(input: ChatInput): Promise<ChatExchange> {
-    const turn = await this.turns.begin(input, this.model.name ?? 'unknown');
+    const turn = await this.startTurn.execute(input, this.model.name ?? 'unknown');
     const { request } = turn;
-    let end: Extract<FeedEvent, { type: 'end' }>;
-    if (request) {
-      const job = this.jobs.start(turn.reply, (signal) => this.whole(request, signal));
-      end = { type: 'end', ...(await job.done), position: 0 };
-    } else {
-      end = await lastOf(this.feed.watch(turn.reply, 0, new AbortController().signal));
-    }
+    const end = request
+      ? await this.jobs.start(turn.reply, (signal) => this.whole(request, signal)).done
+      : await this.feed.end(turn.reply, new AbortController().signal);
+    if (!end) throw new ChatModelFailedError('the reply ended without finishing');
     if (end.failure !== undefined) throw end.failure;
     const reply = end.message;
     if (!reply) throw new ChatModelFailedError('the reply was stopped before it began');
@@ -55,9 +52,4 @@ export class SendChatMessage {
     yield { type: 'delta', text: reply.text };
     yield { type: 'finish', finishReason: reply.finishReason, model: reply.model, usage: reply.usage };
   }
-}
-
-async function lastOf(events: AsyncGenerator<FeedEvent>): Promise<Extract<FeedEvent, { type: 'end' }>> {
-  for await (const event of events) if (event.type === 'end') return event;
-  throw new ChatModelFailedError('the reply ended without finishing');
 }

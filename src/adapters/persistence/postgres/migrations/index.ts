@@ -1,5 +1,6 @@
 import { Migration20261122000000 } from './Migration20261122000000.js';
 import { Migration20261123000000 } from './Migration20261123000000.js';
+import { Migration20261125000000 } from './Migration20261125000000.js';
 
 /**
  * Every migration, in order: the one description of the tables (the repositories' SQL and
@@ -10,4 +11,5 @@ import { Migration20261123000000 } from './Migration20261123000000.js';
 export const MIGRATIONS = [
   { name: 'Migration20261122000000', class: Migration20261122000000 },
   { name: 'Migration20261123000000', class: Migration20261123000000 },
+  { name: 'Migration20261125000000', class: Migration20261125000000 },
 ];

@@ -1,8 +1,8 @@
 import type { Message } from '../../domain/message.js';
 import type { ChatModel } from '../ports/chat-model.js';
-import type { ChatInput, ChatTurns } from '../services/chat-turns.js';
-import type { FeedEvent, ReplyFeed } from '../services/reply-feed.js';
-import type { ReplyJobs } from '../services/reply-jobs.js';
+import type { ChatInput, StartTurn } from './start-turn.js';
+import type { FeedEvent, ReplyFeed } from './reply-feed.js';
+import type { ReplyJobs } from './reply-jobs.js';
 
 /** A reply as a stream: who it belongs to, and its events from a position (code points). */
 export interface ChatReplyStream {
@@ -38,14 +38,14 @@ export function replyStream(feed: ReplyFeed, jobs: ReplyJobs, reply: Message, st
  */
 export class StreamChatReply {
   constructor(
-    private readonly turns: ChatTurns,
+    private readonly startTurn: StartTurn,
     private readonly model: ChatModel,
     private readonly jobs: ReplyJobs,
     private readonly feed: ReplyFeed,
   ) {}
 
   async execute(input: ChatInput): Promise<ChatReplyStream> {
-    const turn = await this.turns.begin(input, this.model.name ?? 'unknown');
+    const turn = await this.startTurn.execute(input, this.model.name ?? 'unknown');
     const { request } = turn;
     if (request) this.jobs.start(turn.reply, (signal) => this.model.stream(request, signal));
     return replyStream(this.feed, this.jobs, turn.reply, request !== null);

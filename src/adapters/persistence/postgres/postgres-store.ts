@@ -1,10 +1,10 @@
 import type { DependencyCheck } from '../../../application/ports/dependency-check.js';
 import type { UnitOfWork } from '../../../application/ports/unit-of-work.js';
 import type { PoolState } from '../../metrics/metrics.js';
-import { migrate, openDatabase, poolState, type DatabaseOptions } from './database.js';
-import { sqlStateOf } from './unavailable.js';
-import { MikroOrmUnitOfWork } from './mikro-orm-unit-of-work.js';
+import { ensureDatabase, migrate, openPool, poolState, type DatabaseOptions } from './database.js';
 import { PostgresCheck } from './postgres-check.js';
+import { PostgresUnitOfWork } from './postgres-unit-of-work.js';
+import { sqlStateOf } from './unavailable.js';
 
 /** The PostgreSQL store, connected and migrated: what the rest of the service needs of it. */
 export interface PostgresStore {
@@ -26,27 +26,24 @@ export class DatabaseMissingError extends Error {
  * not exist is not created (a mistyped name would start an empty store) unless `create` says so.
  */
 export async function openPostgresStore(options: DatabaseOptions): Promise<PostgresStore> {
-  const orm = await openDatabase(options);
+  const pool = openPool(options);
   try {
-    if (options.create) {
-      await orm.schema.ensureDatabase();
-    } else {
-      await orm.em.fork().execute('select 1').catch((error: unknown) => {
-        if (sqlStateOf(error) !== '3D000') throw error;
-        const name = decodeURIComponent(new URL(options.url).pathname.slice(1));
-        throw new DatabaseMissingError(`the database ${JSON.stringify(name)} does not exist (create it, or set DATABASE_CREATE=true)`);
-      });
-    }
-    const migrationsApplied = await migrate(orm, options);
+    if (options.create) await ensureDatabase(options);
+    await pool.query('select 1').catch((error: unknown) => {
+      if (sqlStateOf(error) !== '3D000') throw error;
+      const name = decodeURIComponent(new URL(options.url).pathname.slice(1));
+      throw new DatabaseMissingError(`the database ${JSON.stringify(name)} does not exist (create it, or set DATABASE_CREATE=true)`);
+    });
+    const migrationsApplied = await migrate(options);
     return {
-      unitOfWork: new MikroOrmUnitOfWork(orm),
-      check: new PostgresCheck(orm),
+      unitOfWork: new PostgresUnitOfWork(pool),
+      check: new PostgresCheck(pool),
       migrationsApplied,
-      poolState: () => poolState(orm),
-      close: () => orm.close(true),
+      poolState: () => poolState(pool, options.poolMax),
+      close: () => pool.end(),
     };
   } catch (error) {
-    await orm.close(true).catch(() => undefined);
+    await pool.end().catch(() => undefined);
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import type { DependencyCheck, DependencyState } from '../../../application/ports/dependency-check.js';
 import { isDatabaseUnavailable } from './unavailable.js';
 
@@ -7,11 +7,11 @@ export class PostgresCheck implements DependencyCheck {
   readonly name = 'database';
   readonly required = true;
 
-  constructor(private readonly orm: MikroORM) {}
+  constructor(private readonly pool: pg.Pool) {}
 
   async check(): Promise<DependencyState> {
     try {
-      await this.orm.em.fork().execute('select 1');
+      await this.pool.query('select 1');
       return { ok: true, detail: 'postgresql' };
     } catch (error) {
       return { ok: false, detail: isDatabaseUnavailable(error) ? 'postgresql is unreachable' : 'postgresql check failed' };

@@ -1,7 +1,7 @@
 import { MessageNotFoundError } from '../../domain/errors.js';
 import type { Message } from '../../domain/message.js';
-import type { ReplyFeed } from '../services/reply-feed.js';
-import type { ReplyJobs } from '../services/reply-jobs.js';
+import type { ReplyFeed } from './reply-feed.js';
+import type { ReplyJobs } from './reply-jobs.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { replyStream, type ChatReplyStream } from './stream-chat-reply.js';
 

@@ -1,9 +1,10 @@
 import { ChatModelFailedError, DependencyUnavailableError, DomainError, ReplyInterruptedError } from '../../domain/errors.js';
-import { Message } from '../../domain/message.js';
-import { replyLength, type CutShort } from '../../domain/reply.js';
-import type { ChatChunk, TokenUsage } from '../ports/chat-model.js';
+import type { Message } from '../../domain/message.js';
+import { finished, replyLength, type CutShort, type ReplyOutcome } from '../../domain/reply.js';
+import type { ChatChunk } from '../ports/chat-model.js';
 import type { Clock } from '../ports/clock.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { Changes } from './signals.js';
 
 export interface ReplySettings {
   /** How often, at most, a growing reply is written to the store. */
@@ -27,50 +28,11 @@ export interface ReplyEnd {
   failure?: unknown;
 }
 
-/** Something changed, for one waiter: a change while nobody waits is kept for the next wait. */
-export class Wakeup {
-  private pending = false;
-  private resolve: (() => void) | undefined;
-
-  notify(): void {
-    const resolve = this.resolve;
-    this.resolve = undefined;
-    if (resolve) resolve();
-    else this.pending = true;
-  }
-
-  wait(): Promise<void> {
-    if (this.pending) {
-      this.pending = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => (this.resolve = resolve));
-  }
-}
-
-/** Something changed, for any number of waiters, who look at the state before they wait (in the same tick). */
-export class Changes {
-  private waiting: { promise: Promise<void>; resolve: () => void } | null = null;
-
-  notify(): void {
-    this.waiting?.resolve();
-    this.waiting = null;
-  }
-
-  next(): Promise<void> {
-    if (!this.waiting) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => (resolve = r));
-      this.waiting = { promise, resolve };
-    }
-    return this.waiting.promise;
-  }
-}
-
 /**
- * One reply produced by this instance: it runs to its end whoever listens (listeners read its
- * shared text, each from its own position), writes its text to the store in batches at most
- * every `writeIntervalMs`, keeps its row alive while the model thinks, and stores the end.
+ * One reply produced by this instance, from its first piece to its stored end: it runs to its
+ * end whoever listens (listeners read its shared text, each from its own position), writes its
+ * text to the store in batches at most every `writeIntervalMs`, keeps its row alive while the
+ * model thinks, and stores the end — the one place a reply is finished.
  */
 export class ReplyJob {
   text = '';
@@ -114,48 +76,46 @@ export class ReplyJob {
   }
 
   private async run(generate: Generate): Promise<ReplyEnd> {
-    let finishReason: string | null = null;
-    let model = typeof this.reply.metadata.model === 'string' ? this.reply.metadata.model : 'unknown';
-    let usage: TokenUsage | null = null;
-    let error: unknown;
+    let modelEnd: Omit<ReplyOutcome, 'error'> | null = null;
+    let failure: unknown;
     try {
       for await (const chunk of generate(this.abort.signal)) {
-        if (chunk.type === 'delta') {
-          if (chunk.text === '') continue;
+        if (chunk.type === 'finish') {
+          modelEnd = { finishReason: chunk.finishReason, model: chunk.model, usage: chunk.usage };
+        } else if (chunk.text !== '') {
           this.text += chunk.text;
           this.length += replyLength(chunk.text);
           this.changes.notify();
           this.writeSoon();
-        } else {
-          ({ finishReason, model, usage } = chunk);
         }
       }
-      if (!this.stopReason && finishReason === null) throw new ChatModelFailedError('the language model stopped without finishing its reply');
+      if (!this.stopReason && modelEnd === null) throw new ChatModelFailedError('the language model stopped without finishing its reply');
       if (!this.stopReason && this.text.trim() === '') throw new ChatModelFailedError('the language model returned an empty reply');
-    } catch (failure) {
-      if (!this.stopReason) error = failure;
+    } catch (error) {
+      if (!this.stopReason) failure = error;
     }
     // Live streams of a reply cut off by a shutdown end with an error; it is stored as interrupted.
-    if (this.stopReason === 'interrupted') error = new ReplyInterruptedError('the service stopped while writing this reply; it is stored as it was');
-    const reason = this.stopReason ?? (error !== undefined ? 'error' : finishReason!);
-    return this.finish({ model, reason, usage, error });
+    if (this.stopReason === 'interrupted') failure = new ReplyInterruptedError('the service stopped while writing this reply; it is stored as it was');
+    const finishReason = this.stopReason ?? (failure !== undefined ? 'error' : modelEnd!.finishReason);
+    const outcome: ReplyOutcome = {
+      finishReason,
+      model: modelEnd?.model ?? modelOf(this.reply),
+      usage: modelEnd?.usage ?? null,
+      ...(finishReason === 'error' ? { error: failure instanceof DomainError ? failure.message : 'internal server error' } : {}),
+    };
+    return this.finish(finished(this.reply, this.text, outcome), failure);
   }
 
-  private async finish({ model, reason, usage, error }: { model: string; reason: string; usage: TokenUsage | null; error: unknown }): Promise<ReplyEnd> {
+  private async finish(final: Message, failure: unknown): Promise<ReplyEnd> {
     clearInterval(this.keepAlive);
     clearTimeout(this.writeTimer);
     await this.writing;
-    const metadata: Record<string, unknown> = { ...this.reply.metadata, model, finish_reason: reason };
-    if (usage) metadata.usage = { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.totalTokens };
-    if (error !== undefined && reason === 'error') metadata.error = error instanceof DomainError ? error.message : 'internal server error';
-    const final = Message.restore({ ...this.reply.toProps(), text: this.text.trim() === '' ? '' : this.text, metadata });
     let end: ReplyEnd;
     try {
       const stored = await this.storeEnd(final);
-      const storedReason = stored && typeof stored.metadata.finish_reason === 'string' ? stored.metadata.finish_reason : reason;
-      end = { message: stored, finishReason: storedReason, ...(error !== undefined ? { failure: error } : {}) };
+      end = { message: stored, finishReason: stored?.finishReason ?? final.finishReason!, ...(failure !== undefined ? { failure } : {}) };
     } catch (storing) {
-      end = { message: null, finishReason: 'error', failure: error ?? storing };
+      end = { message: null, finishReason: 'error', failure: failure ?? storing };
     }
     this.end = end;
     this.changes.notify();
@@ -206,4 +166,8 @@ export class ReplyJob {
         if (this.written < this.text.length && this.running) this.writeSoon();
       });
   }
+}
+
+function modelOf(reply: Message): string {
+  return typeof reply.metadata.model === 'string' ? reply.metadata.model : 'unknown';
 }

@@ -1,5 +1,5 @@
-/** Limits the use cases enforce, taken from configuration. */
-export interface ChatSettings {
+/** Limits the chat use cases enforce, taken from configuration. */
+export interface ChatLimits {
   /** Longest message text, in code points. */
   maxTextLength: number;
   /** How much of the conversation the model sees: at most this many earlier messages... */
@@ -8,7 +8,7 @@ export interface ChatSettings {
   historyChars: number;
 }
 
-export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
+export const DEFAULT_CHAT_LIMITS: ChatLimits = {
   maxTextLength: 32_000,
   historyMessages: 20,
   historyChars: 12_000,

@@ -1,17 +1,19 @@
 import { ChatModelFailedError } from '../../domain/errors.js';
 import type { Message } from '../../domain/message.js';
-import { finishReasonOf, indexOfCodePoint, isStale, replyLength } from '../../domain/reply.js';
-import type { Clock } from '../ports/clock.js';
+import { indexOfCodePoint, isStale, replyLength } from '../../domain/reply.js';
 import type { ReplyNotifications } from '../ports/reply-notifications.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import { Wakeup, type ReplyJob } from './reply-job.js';
+import type { ReplyJob } from './reply-job.js';
 import type { ReplyJobs } from './reply-jobs.js';
+import { untilAborted, Wakeup } from './signals.js';
 
 export type FeedEvent =
   /** The text after the listener's position; `position` is where it stands afterwards (code points). */
   | { type: 'text'; text: string; position: number }
   /** The end: the stored reply (null when it was removed), why it ended, and the failure for an `error` event. */
   | { type: 'end'; message: Message | null; finishReason: string; failure?: unknown; position: number };
+
+export type FeedEnd = Extract<FeedEvent, { type: 'end' }>;
 
 /** How often a listener of a reply produced elsewhere looks at the store, whatever the notices say. */
 const POLL_MS = 1000;
@@ -28,12 +30,17 @@ export class ReplyFeed {
     private readonly jobs: ReplyJobs,
     private readonly store: UnitOfWork,
     private readonly notifications: ReplyNotifications,
-    private readonly clock: Clock,
   ) {}
 
   watch(reply: Message, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
     const job = this.jobs.local(reply.messageId);
     return job ? this.fromJob(job, from, signal) : this.fromStore(reply, from, signal);
+  }
+
+  /** The reply's end, once it comes; undefined when `signal` aborts first. Watching starts at once. */
+  async end(reply: Message, signal: AbortSignal): Promise<FeedEnd | undefined> {
+    for await (const event of this.watch(reply, replyLength(reply.text), signal)) if (event.type === 'end') return event;
+    return undefined;
   }
 
   private async *fromJob(job: ReplyJob, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
@@ -55,41 +62,36 @@ export class ReplyFeed {
     }
   }
 
+  /**
+   * A reply produced elsewhere (or by nobody any more: it is swept up once stale), read from
+   * the store. The store lags behind the producer's own stream, so a listener may stand past
+   * the stored text: it then waits for the store to catch up (clamping its position would send
+   * again what it holds).
+   */
   private async *fromStore(first: Message, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
     const wakeup = new Wakeup();
     const unwatch = this.notifications.watch(first.messageId, () => wakeup.notify());
     const poll = setInterval(() => wakeup.notify(), POLL_MS);
     try {
-      let current: Message | null = first;
-      // The store lags behind the stream: a listener may stand past the stored text, and then
-      // waits for the store to catch up (clamping it would send again what it holds).
+      let reply: Message | null = first;
       let position = from;
-      for (;;) {
-        if (!current) {
-          yield { type: 'end', message: null, finishReason: 'cancelled', position };
-          return;
-        }
-        const length = replyLength(current.text);
+      while (reply) {
+        const length = replyLength(reply.text);
         if (length > position) {
-          const text = current.text.slice(indexOfCodePoint(current.text, position));
+          const text = reply.text.slice(indexOfCodePoint(reply.text, position));
           position = length;
           yield { type: 'text', text, position };
         }
-        if (current.status === 'completed') {
-          // The end carries the reply's total, even to a listener that claimed to stand past it.
-          yield { type: 'end', message: current, finishReason: finishReasonOf(current) ?? 'stop', ...failureOf(current), position: length };
-          return;
-        }
-        if (isStale(current, this.clock.now(), this.jobs.settings.staleMs)) await this.jobs.sweepStale().catch(() => undefined);
+        // The end carries the reply's total, even to a listener that claimed to stand past it.
+        if (reply.status === 'completed') return yield { type: 'end', message: reply, finishReason: reply.finishReason ?? 'stop', ...failureOf(reply), position: length };
+        if (isStale(reply, this.jobs.staleBefore())) await this.jobs.sweepStale().catch(() => undefined);
         else if (!(await untilAborted(wakeup.wait(), signal))) return;
-        const replyId: string = current.messageId;
+        const replyId: string = reply.messageId;
         const job = this.jobs.local(replyId);
-        if (job) {
-          yield* this.fromJob(job, position, signal);
-          return;
-        }
-        current = await this.store.run((r) => r.messages.findById(replyId), { atomic: false });
+        if (job) return yield* this.fromJob(job, position, signal);
+        reply = await this.store.run((r) => r.messages.findById(replyId), { atomic: false });
       }
+      yield { type: 'end', message: null, finishReason: 'cancelled', position };
     } finally {
       unwatch();
       clearInterval(poll);
@@ -99,20 +101,7 @@ export class ReplyFeed {
 
 /** A reply stored as failed ends its streams with an `error` event carrying the stored detail. */
 function failureOf(reply: Message): { failure?: unknown } {
-  if (finishReasonOf(reply) !== 'error') return {};
+  if (reply.finishReason !== 'error') return {};
   const detail = typeof reply.metadata.error === 'string' ? reply.metadata.error : 'the reply failed';
   return { failure: new ChatModelFailedError(detail) };
-}
-
-/** Whether `promise` settled before `signal` aborted. */
-function untilAborted(promise: Promise<void>, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => resolve(false);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    });
-  });
 }

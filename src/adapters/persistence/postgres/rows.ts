@@ -1,17 +1,18 @@
 import { Conversation } from '../../../domain/conversation.js';
 import { Message, type MessageStatus, type Role } from '../../../domain/message.js';
 import { Session } from '../../../domain/session.js';
-import { User } from '../../../domain/user.js';
+import { sql, type Sql } from './statements.js';
 
 /**
- * Rows as PostgreSQL returns them through MikroORM (snake_case; bigint and timestamps as
- * strings: MikroORM turns off pg's date parsing; or as JSON, from row_to_json), and their
- * domain objects. The tables themselves are described by the migrations.
+ * Rows as PostgreSQL returns them (snake_case; bigint as strings; timestamps as Dates, or as
+ * strings inside row_to_json), their domain objects, and the SQL fragments several statements
+ * share. The tables themselves are described by the migrations.
  */
 export type Timestamp = Date | string;
 
 export const toDate = (value: Timestamp): Date => (value instanceof Date ? value : new Date(value));
 export const toDateOrNull = (value: Timestamp | null): Date | null => (value === null ? null : toDate(value));
+
 export interface MessageRow {
   message_id: string;
   seq: string;
@@ -23,10 +24,9 @@ export interface MessageRow {
   metadata: Record<string, unknown>;
   reply_to: string | null;
   status: MessageStatus;
-  alive_at: Timestamp | null;
+  progress_at: Timestamp | null;
+  finish_reason: string | null;
 }
-
-export const toUser = (row: { user_id: string; created_at: Timestamp }) => User.restore({ userId: row.user_id, createdAt: toDate(row.created_at) });
 
 export interface ConversationRow {
   conversation_id: string;
@@ -49,7 +49,8 @@ export const toMessage = (row: MessageRow) =>
     metadata: row.metadata,
     replyTo: row.reply_to,
     status: row.status,
-    progressAt: toDateOrNull(row.alive_at),
+    progressAt: toDateOrNull(row.progress_at),
+    finishReason: row.finish_reason,
   });
 
 export interface SessionRow {
@@ -77,12 +78,18 @@ export const toSession = (row: SessionRow) =>
     updatedAt: toDate(row.updated_at),
   });
 
-/** A list of values as one JSON binding, read back in SQL with `json_array_elements_text(?::json)`. */
-export const jsonList = (values: readonly string[]) => JSON.stringify(values);
+/** A list of values as one parameter: `= any(${textArray(ids)})`. */
+export const textArray = (values: readonly string[]): Sql => sql`${[...values]}::text[]`;
 
-/** Messages as one JSON binding, for `json_to_recordset` (see MESSAGE_INPUT). */
-export const messagesJson = (messages: readonly Message[]) =>
-  JSON.stringify(
+/** The columns a message is written with, in the order of `messageInput`. */
+export const MESSAGE_COLUMNS = sql`message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, status, progress_at, finish_reason`;
+
+/**
+ * Messages as rows of one JSON parameter, in the order given (`ord`): a FROM item named
+ * `input` with MESSAGE_COLUMNS and `ord`.
+ */
+export function messageInput(messages: readonly Message[]): Sql {
+  const json = JSON.stringify(
     messages.map((m) => ({
       message_id: m.messageId,
       conversation_id: m.conversationId,
@@ -93,29 +100,28 @@ export const messagesJson = (messages: readonly Message[]) =>
       metadata: m.metadata,
       reply_to: m.replyTo,
       status: m.status,
-      alive_at: m.progressAt,
+      progress_at: m.progressAt,
+      finish_reason: m.finishReason,
     })),
   );
-
-/** The rows of `messagesJson`, in the order given (`ord`). */
-export const MESSAGE_INPUT = `rows from (json_to_recordset(?::json) as (
-    message_id text, conversation_id text, user_id text, role text, text text, created_at timestamptz,
-    metadata jsonb, reply_to text, status text, alive_at timestamptz))
-  with ordinality as input(message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, status, alive_at, ord)`;
-
-export const MESSAGE_COLUMNS = 'message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, status, alive_at';
+  return sql`rows from (json_to_recordset(${json}::json) as (
+      message_id text, conversation_id text, user_id text, role text, text text, created_at timestamptz,
+      metadata jsonb, reply_to text, status text, progress_at timestamptz, finish_reason text))
+    with ordinality as input(message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, status, progress_at, finish_reason, ord)`;
+}
 
 /**
- * The CTEs that claim a conversation and store the `input` rows in it, within one statement:
+ * The CTEs that claim `conversation` and store the `input` rows in it, within one statement:
  * `claimed` (the conversation created, or its last activity moved; empty when another user owns
  * it or when `taken` holds an input message already stored), `owner` (its user, stored with a
  * conversation that was created) and `inserted` (the ids stored; a conflict skips the row). The
- * statement defines `input` (MESSAGE_INPUT) and `taken` before them; the four values are the
- * conversation's id, user id, creation time and activity time.
+ * statement defines `input` (messageInput) and `taken` before them.
  */
-export const CLAIM_AND_INSERT = `claimed as (
+export function claimAndInsert(conversation: Conversation): Sql {
+  const { conversationId, userId, createdAt } = conversation;
+  return sql`claimed as (
          insert into conversations (conversation_id, user_id, created_at, active_at)
-         select ?, ?, ?, ? where not exists (select 1 from taken)
+         select ${conversationId}, ${userId}, ${createdAt}, ${createdAt} where not exists (select 1 from taken)
          on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
            where conversations.user_id = excluded.user_id
          returning *, xmax = 0 as created),
@@ -124,6 +130,11 @@ export const CLAIM_AND_INSERT = `claimed as (
          on conflict (user_id) do nothing),
        inserted as (
          insert into messages (${MESSAGE_COLUMNS})
-         select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.status, i.alive_at
+         select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.status, i.progress_at, i.finish_reason
          from input i cross join claimed c order by i.ord
          on conflict do nothing returning message_id)`;
+}
+
+/** The conversation row, locked before any of its messages is written (see postgres-reply-repository.ts). */
+export const conversationFirst = (conversationId: unknown) =>
+  sql`locked as materialized (select conversation_id from conversations where conversation_id = ${conversationId} for no key update)`;

@@ -1,0 +1,106 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { MIGRATIONS } from './migrations/index.js';
+
+export interface DatabaseOptions {
+  url: string;
+  poolMax: number;
+  /** Bounds connecting, waiting for a pooled connection, and each statement (on the server and in the driver). */
+  timeoutMs: number;
+  /** Create the database when it does not exist (DATABASE_CREATE); otherwise a missing one stops start-up. */
+  create?: boolean;
+  /** Where the driver's own warnings go (an idle connection that broke, say); never with statements or values. */
+  warn?: (message: string) => void;
+}
+
+export const MIGRATIONS_FOLDER = 'src/adapters/persistence/postgres/migrations';
+
+/**
+ * The pool every statement of the service goes through (pg's own Pool); nothing is connected
+ * until first use.
+ */
+export function openPool(options: DatabaseOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolMax,
+    idleTimeoutMillis: 10_000,
+    // Bounds connecting and waiting for a connection of a full pool alike.
+    connectionTimeoutMillis: options.timeoutMs,
+    // The server stops a statement at the bound; the driver gives up a little later, when the
+    // server itself is silent (a stalled network), so every statement ends within the bound.
+    statement_timeout: options.timeoutMs,
+    query_timeout: options.timeoutMs + 250,
+    application_name: 'assistant-backend',
+  });
+  // An idle connection that breaks (a restarted server) is dropped by the pool; without a
+  // listener its error would end the process.
+  pool.on('error', (error) => options.warn?.(`idle connection lost: ${error.message}`));
+  return pool;
+}
+
+/**
+ * MikroORM, for the migrations only (its Migrator: the applied ones recorded in
+ * `mikro_orm_migrations`). Each migration runs in its own transaction unless it says it may
+ * not (a batched data change: see migrations/batches.ts).
+ */
+export function openMigrator(options: Pick<DatabaseOptions, 'url' | 'timeoutMs'>): Promise<MikroORM> {
+  return MikroORM.init({
+    clientUrl: options.url,
+    entities: [],
+    discovery: { warnWhenNoEntities: false },
+    extensions: [Migrator],
+    connect: false,
+    allowGlobalContext: true,
+    debug: false,
+    pool: { min: 0, max: 1 },
+    driverOptions: { acquireConnectionTimeout: options.timeoutMs, connection: { connectionTimeoutMillis: options.timeoutMs, application_name: 'assistant-backend-migrations' } },
+    migrations: {
+      migrationsList: MIGRATIONS,
+      path: MIGRATIONS_FOLDER,
+      emit: 'ts',
+      snapshot: false,
+      transactional: true,
+      allOrNothing: false,
+      silent: true,
+    },
+  });
+}
+
+/** Any fixed number: the advisory lock instances take while they migrate (the same for every instance). */
+const MIGRATION_LOCK = 7_342_019_661;
+
+/**
+ * Applies pending migrations; returns the names applied. Instances starting together take
+ * turns (a PostgreSQL advisory lock, held on a connection of its own), so a new migration is
+ * applied once and the others find it done.
+ */
+export async function migrate(options: Pick<DatabaseOptions, 'url' | 'timeoutMs'>): Promise<string[]> {
+  const lock = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: options.timeoutMs, application_name: 'assistant-backend-migrations' });
+  lock.on('error', () => undefined); // a connection lost while migrating: the migrations' own transactions decide
+  await lock.connect();
+  const orm = await openMigrator(options);
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const applied = await orm.getMigrator().up();
+    return applied.map((migration) => migration.name);
+  } finally {
+    await orm.close(true).catch(() => undefined);
+    await lock.end().catch(() => undefined);
+  }
+}
+
+/** Creates the database named in the URL when it does not exist (connecting to `postgres` to do it). */
+export async function ensureDatabase(options: Pick<DatabaseOptions, 'url' | 'timeoutMs'>): Promise<void> {
+  const orm = await openMigrator(options);
+  try {
+    await orm.schema.ensureDatabase();
+  } finally {
+    await orm.close(true).catch(() => undefined);
+  }
+}
+
+/** The connection pool's state, for metrics. */
+export function poolState(pool: pg.Pool, max: number): { used: number; free: number; pending: number; max: number } {
+  return { used: pool.totalCount - pool.idleCount, free: pool.idleCount, pending: pool.waitingCount, max };
+}

@@ -1,0 +1,49 @@
+import type pg from 'pg';
+import type { Repositories, UnitOfWork, UnitOfWorkOptions } from '../../../application/ports/unit-of-work.js';
+import { DependencyUnavailableError, DomainError } from '../../../domain/errors.js';
+import { PostgresConversationRepository } from './postgres-conversation-repository.js';
+import { PostgresMessageRepository } from './postgres-message-repository.js';
+import { PostgresReplyRepository } from './postgres-reply-repository.js';
+import { PostgresSessionRepository } from './postgres-session-repository.js';
+import { inTransaction, Statements } from './statements.js';
+import { isDatabaseUnavailable, isRetryable } from './unavailable.js';
+
+const ATTEMPTS = 3;
+
+/**
+ * Each atomic unit of work is one PostgreSQL transaction on one connection of the pool; other
+ * work sends each statement on a pooled connection without a transaction (each statement atomic
+ * by itself). Lost races (deadlocks, serialization failures) are retried; a database that is
+ * unreachable, goes away or stalls becomes DependencyUnavailableError (503).
+ */
+export class PostgresUnitOfWork implements UnitOfWork {
+  /** Repositories whose statements each take a pooled connection: the same for every non-atomic run. */
+  private readonly pooled: Repositories;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.pooled = repositoriesOn(new Statements(pool));
+  }
+
+  async run<T>(work: (repositories: Repositories) => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (options.atomic === false) return await work(this.pooled);
+        return await inTransaction(this.pool, (db) => work(repositoriesOn(db)));
+      } catch (error) {
+        if (error instanceof DomainError) throw error;
+        if (isDatabaseUnavailable(error)) throw new DependencyUnavailableError('the database is unavailable; try again shortly');
+        if (attempt < ATTEMPTS && isRetryable(error)) continue;
+        throw error;
+      }
+    }
+  }
+}
+
+function repositoriesOn(db: Statements): Repositories {
+  return {
+    conversations: new PostgresConversationRepository(db),
+    messages: new PostgresMessageRepository(db),
+    sessions: new PostgresSessionRepository(db),
+    replies: new PostgresReplyRepository(db),
+  };
+}

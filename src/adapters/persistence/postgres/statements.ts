@@ -1,0 +1,76 @@
+import type pg from 'pg';
+import type { Sql } from 'sql-template-tag';
+
+export { default as sql, empty, join, raw, type Sql } from 'sql-template-tag';
+
+/** Distinct statement texts given a name (a prepared statement); any beyond are sent unnamed. */
+const MAX_NAMED = 500;
+const names = new Map<string, string>();
+
+/**
+ * Statements written as `sql` templates (sql-template-tag): each value sits where it is used
+ * and travels apart from the text as a parameter, never written into SQL. Each text is sent
+ * as a named prepared statement (pg's own `{ name, text, values }` query), so the server
+ * parses it once per connection rather than once per request (and, after five runs, may keep
+ * a generic plan for it: docs/operations.md).
+ *
+ * On the pool, each statement takes a connection for itself (atomic by itself); on a
+ * connection of a transaction, statements run in that transaction (see `inTransaction`).
+ */
+export class Statements {
+  constructor(private readonly on: pg.Pool | pg.PoolClient) {}
+
+  async rows<T>(query: Sql): Promise<T[]> {
+    return (await this.send(query)).rows as T[];
+  }
+
+  /** The number of rows the statement changed. */
+  async changed(query: Sql): Promise<number> {
+    return (await this.send(query)).rowCount ?? 0;
+  }
+
+  private async send(query: Sql): Promise<pg.QueryResult> {
+    const text = query.text;
+    try {
+      return await this.on.query({ name: nameOf(text), text, values: query.values });
+    } catch (error) {
+      // The text (placeholders, never values) names the statement in the log; see error-serializer.ts.
+      if (error instanceof Error) Object.assign(error, { sql: text });
+      throw error;
+    }
+  }
+}
+
+function nameOf(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMED) names.set(text, (name = `s${names.size + 1}`));
+  return name;
+}
+
+/**
+ * Runs `work` in one transaction on one connection of the pool: committed when it returns,
+ * rolled back when it throws. A connection that broke, or whose rollback failed, is not given back
+ * to the pool.
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (db: Statements) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  // A connection that breaks while checked out emits an error besides failing its query: pg's pool
+  // listens only to idle ones, and an error nobody listens to would end the process.
+  const onError = (error: Error) => (broken = error);
+  client.on('error', onError);
+  try {
+    await client.query('begin');
+    const result = await work(new Statements(client));
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch((rollback: unknown) => {
+      broken = rollback instanceof Error ? rollback : new Error('rollback failed');
+    });
+    throw error;
+  } finally {
+    client.off('error', onError);
+    client.release(broken);
+  }
+}

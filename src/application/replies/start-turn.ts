@@ -1,0 +1,120 @@
+import { recentHistory } from '../../domain/chat-history.js';
+import { Conversation } from '../../domain/conversation.js';
+import { MessageIdConflictError } from '../../domain/errors.js';
+import { Message } from '../../domain/message.js';
+import { isCutShort, isStale, openReply, staleBefore } from '../../domain/reply.js';
+import type { ChatLimits } from '../chat-limits.js';
+import type { ChatRequest } from '../ports/chat-model.js';
+import type { Clock } from '../ports/clock.js';
+import type { IdGenerator } from '../ports/id-generator.js';
+import type { PersonaSource } from '../ports/persona-source.js';
+import type { Repositories, UnitOfWork } from '../ports/unit-of-work.js';
+import type { ReplyJobs } from './reply-jobs.js';
+
+export interface ChatInput {
+  text: string;
+  userId: string;
+  conversationId?: string;
+  messageId?: string;
+}
+
+export interface Turn {
+  conversation: Conversation;
+  userMessage: Message;
+  /**
+   * The reply: opened by this turn (`request` says what to ask the model), or the one a
+   * repeated message already has — in progress (to join) or answered (to replay).
+   */
+  reply: Message;
+  request: ChatRequest | null;
+}
+
+/** Tries when the same message_id is being stored by a concurrent request at the same moment. */
+const ATTEMPTS = 3;
+
+/**
+ * The start of a chat exchange, which plain and streamed chat share: the user's message is
+ * stored (it stays stored whatever the model does) and its reply opened, in one step of the
+ * store. A repeated `message_id` finds its reply instead: joins it in progress, replays it
+ * answered, or asks again when it was cut short (or died with its producer).
+ */
+export class StartTurn {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly personaSource: PersonaSource,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly limits: ChatLimits,
+    private readonly jobs: ReplyJobs,
+  ) {}
+
+  async execute(input: ChatInput, modelName: string): Promise<Turn> {
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const turn = await this.unitOfWork.run((repositories) => this.begin(repositories, input, modelName), { atomic: false });
+      if (turn) return turn;
+    }
+    throw new Error(`the message could not be stored after ${ATTEMPTS} attempts`);
+  }
+
+  /** The turn; null when the same message_id was stored concurrently after the store looked (look again). */
+  private async begin(r: Repositories, input: ChatInput, modelName: string): Promise<Turn | null> {
+    const now = this.clock.now();
+    const candidate = await this.conversationFor(r, input, now);
+    const question = Message.create({
+      messageId: input.messageId ?? this.ids.newId(),
+      conversationId: candidate.conversationId,
+      userId: candidate.userId,
+      role: 'user',
+      text: input.text,
+      createdAt: now,
+      metadata: {},
+      replyTo: null,
+    });
+    const reply = openReply(question, this.ids.newId(), modelName, now);
+    const record = await r.replies.begin({ conversation: candidate, userMessage: question, reply, historyLimit: this.limits.historyMessages });
+    const conversation = record.conversation?.assertOwnedBy(input.userId) ?? candidate;
+    const history = recentHistory(
+      record.history.filter((m) => m.replyTo !== question.messageId),
+      question,
+      { messages: this.limits.historyMessages, chars: this.limits.historyChars },
+    );
+    const request = { persona: this.personaSource.persona(), history, text: question.text };
+    if (record.opened) return { conversation, userMessage: question, reply, request };
+    if (!record.taken) return null;
+
+    const difference = record.taken.differenceFrom(question, { metadata: false, createdAt: false });
+    if (difference) throw new MessageIdConflictError(question.messageId, difference);
+    return { conversation, userMessage: record.taken, ...(await this.replyOfRepeated(r, record.taken, record.takenReply, modelName, request)) };
+  }
+
+  /** The reply of a question asked again: the one that stands, or a new one replacing one cut short. */
+  private async replyOfRepeated(r: Repositories, question: Message, standing: Message | null, modelName: string, request: ChatRequest): Promise<Pick<Turn, 'reply' | 'request'>> {
+    for (;;) {
+      if (standing && isStale(standing, staleBefore(this.clock.now(), this.jobs.settings.staleMs))) {
+        await this.jobs.sweepStale();
+        standing = await r.messages.findReplyTo(question.messageId);
+      }
+      if (standing && !isCutShort(standing)) return { reply: standing, request: null };
+      const reopened = await r.replies.reopen(openReply(question, this.ids.newId(), modelName, this.clock.now()));
+      if (reopened) return { reply: reopened, request };
+      // Another request reopened it first: join that one.
+      standing = await r.messages.findReplyTo(question.messageId);
+    }
+  }
+
+  /** The conversation the turn goes to (not yet stored, when new). */
+  private async conversationFor(r: Repositories, input: ChatInput, now: Date): Promise<Conversation> {
+    const candidate = (conversationId: string) => Conversation.create({ conversationId, userId: input.userId, createdAt: now });
+    if (input.conversationId !== undefined) return candidate(input.conversationId);
+    if (input.messageId !== undefined) {
+      // A retried request that started a conversation: the message tells which one.
+      const earlier = await r.messages.findById(input.messageId);
+      if (earlier) {
+        const conversation = await r.conversations.findById(earlier.conversationId);
+        if (!conversation?.isOwnedBy(input.userId)) throw new MessageIdConflictError(input.messageId, 'conversation');
+        return conversation;
+      }
+    }
+    return candidate(this.ids.newId());
+  }
+}
