@@ -126,6 +126,16 @@ describe('POST /v1/chat/stream (offline assistant)', () => {
       expect(res.json.detail).to.equal('X-Stream-Protocol: must be one of events, ui-message');
     });
 
+    it('400 for an unknown X-Stream-Protocol when resuming, as when starting', async () => {
+      const body = { text: 'hi', user_id: uid('u') };
+      const { events } = await readStream(url(), body);
+      const messageId = String(events[0]!.json.message_id);
+      const path = `/v1/chat/stream/${messageId}?user_id=${encodeURIComponent(body.user_id)}`;
+      const res = await service.call('GET', path, { headers: { 'X-Stream-Protocol': 'WebSocket' } });
+      expect(res.status).to.equal(400);
+      expect(res.json.detail).to.equal('X-Stream-Protocol: must be one of events, ui-message');
+    });
+
     it("404 for another user's conversation, 409 for a reused message_id", async () => {
       const body = { text: 'mine', user_id: uid('owner'), conversation_id: uid('c'), message_id: uid('m') };
       await readStream(url(), body);

@@ -1,8 +1,22 @@
 import type { ChatReplyStream } from '../../application/replies/stream-chat-reply.js';
 import type { SseFrame } from './sse-writer.js';
+import { RequestValidationError } from './validate.js';
 
 export const STREAM_PROTOCOLS = ['events', 'ui-message'] as const;
 export type StreamProtocol = (typeof STREAM_PROTOCOLS)[number];
+
+/**
+ * The protocol a request names in its `X-Stream-Protocol` header (any case, spaces around it
+ * ignored), or undefined when it names none. One it does not know is a 400.
+ */
+export function requestedStreamProtocol(header: string): StreamProtocol | undefined {
+  const protocol = header.trim().toLowerCase();
+  if (protocol === '') return undefined;
+  if (!(STREAM_PROTOCOLS as readonly string[]).includes(protocol)) {
+    throw new RequestValidationError([{ field: 'X-Stream-Protocol', message: `must be one of ${STREAM_PROTOCOLS.join(', ')}` }]);
+  }
+  return protocol as StreamProtocol;
+}
 
 export type StreamStart = Pick<ChatReplyStream, 'conversationId' | 'userMessageId' | 'messageId'>;
 export interface StreamDone {
@@ -47,6 +61,9 @@ export const contractEncoder = (): ChatStreamEncoder => ({
   ],
   error: (detail, position) => [{ event: 'error', id: String(position), data: json({ detail, status: 'error' }) }],
 });
+
+/** The encoder of a protocol. */
+export const encoderOf = (protocol: StreamProtocol): ChatStreamEncoder => (protocol === 'ui-message' ? uiMessageEncoder() : contractEncoder());
 
 /** The Vercel AI SDK's finish reasons; anything else a model reports is "other". */
 const UI_FINISH_REASONS: Record<string, string> = {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ChatInput } from '../../application/replies/start-turn.js';
-import { STREAM_PROTOCOLS, type StreamProtocol } from './chat-stream-encoders.js';
+import { requestedStreamProtocol, type StreamProtocol } from './chat-stream-encoders.js';
 import { clientId, text, type RequestSchemas } from './schemas.js';
-import { parseRequest, RequestValidationError } from './validate.js';
+import { parseRequest } from './validate.js';
 
 const optionalId = () =>
   clientId()
@@ -55,13 +55,10 @@ export function readStreamRequest(
   schemas: RequestSchemas,
   uiSchema: ReturnType<typeof uiChatRequestSchema>,
 ): { input: ChatInput; protocol: StreamProtocol } {
-  const header = protocolHeader.trim().toLowerCase();
-  if (header !== '' && !(STREAM_PROTOCOLS as readonly string[]).includes(header)) {
-    throw new RequestValidationError([{ field: 'X-Stream-Protocol', message: `must be one of ${STREAM_PROTOCOLS.join(', ')}` }]);
-  }
+  const requested = requestedStreamProtocol(protocolHeader);
   const isUiChat = typeof body === 'object' && body !== null && !Array.isArray(body) && 'messages' in body && !('text' in body);
   const parsed = isUiChat ? parseRequest(uiSchema, body) : parseRequest(schemas.chat, body);
-  const protocol = (header || (isUiChat ? 'ui-message' : 'events')) as StreamProtocol;
+  const protocol = requested ?? (isUiChat ? 'ui-message' : 'events');
   return {
     protocol,
     input: { text: parsed.text, userId: parsed.user_id, conversationId: parsed.conversation_id, messageId: parsed.message_id },

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { FindReplyInProgress } from '../../../application/replies/find-reply-in-progress.js';
 import { ResumeChatReply } from '../../../application/replies/resume-chat-reply.js';
 import { StopChatReply } from '../../../application/replies/stop-chat-reply.js';
-import { contractEncoder, STREAM_PROTOCOLS, uiMessageEncoder } from '../chat-stream-encoders.js';
+import { encoderOf, requestedStreamProtocol, uiMessageEncoder } from '../chat-stream-encoders.js';
 import { stoppedReplyJson } from '../presenters.js';
 import { pumpReply } from '../reply-stream.js';
 import type { Resolve } from '../resolve.js';
@@ -26,7 +26,7 @@ export function replyRoutes(router: Router, resolve: Resolve, schemas: RequestSc
     const query = parseRequest(schemas.resumeReply, ctx.query, 'query');
     const from = lastEventId(ctx) ?? query.after ?? 0;
     const stream = await resolve(ResumeChatReply).execute({ userId: query.user_id, messageId });
-    await pumpReply(ctx, stream, encoderFor(ctx), { ...options, from });
+    await pumpReply(ctx, stream, encoderOf(requestedStreamProtocol(ctx.get('X-Stream-Protocol')) ?? 'events'), { ...options, from });
   });
 
   router.post('/v1/chat/stream/:message_id/stop', json, async (ctx) => {
@@ -54,12 +54,4 @@ function lastEventId(ctx: Context): number | undefined {
   const parsed = position().safeParse(header.trim());
   if (!parsed.success) throw new RequestValidationError([{ field: 'Last-Event-ID', message: parsed.error.issues[0]!.message }]);
   return parsed.data;
-}
-
-function encoderFor(ctx: Context) {
-  const protocol = ctx.get('X-Stream-Protocol').trim().toLowerCase();
-  if (protocol !== '' && !(STREAM_PROTOCOLS as readonly string[]).includes(protocol)) {
-    throw new RequestValidationError([{ field: 'X-Stream-Protocol', message: `must be one of ${STREAM_PROTOCOLS.join(', ')}` }]);
-  }
-  return protocol === 'ui-message' ? uiMessageEncoder() : contractEncoder();
 }

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { replySpeech } from '../reply-speech.js';
 import { StreamChatReply } from '../../../application/replies/stream-chat-reply.js';
-import { contractEncoder, uiMessageEncoder } from '../chat-stream-encoders.js';
+import { encoderOf } from '../chat-stream-encoders.js';
 import { pumpReply } from '../reply-stream.js';
 import type { Resolve } from '../resolve.js';
 import type { RequestSchemas } from '../schemas.js';
@@ -32,7 +32,7 @@ export function streamRoutes(router: Router, resolve: Resolve, schemas: RequestS
     const speech = await replySpeech(resolve, ctx.request.body);
     const stream = await resolve(StreamChatReply).execute(input);
     const cancel = options.onDisconnect === 'cancel' && stream.startedHere;
-    await pumpReply(ctx, stream, protocol === 'ui-message' ? uiMessageEncoder() : contractEncoder(), {
+    await pumpReply(ctx, stream, encoderOf(protocol), {
       logger: options.logger,
       pingIntervalMs: options.pingIntervalMs,
       from: 0,
