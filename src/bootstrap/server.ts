@@ -4,6 +4,7 @@ import type { Http2SecureServer } from 'node:http2';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../adapters/http/create-app.js';
+import { errorBody } from '../adapters/http/error-mapping.js';
 import { strictTransportSecurity } from '../adapters/http/middleware/security-headers.js';
 import { loadCertificates } from './certificates.js';
 import type { Config } from './config.js';
@@ -97,7 +98,7 @@ function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex, e
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = timedOut ? '408 Request Timeout' : tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
   const detail = timedOut ? 'the request did not arrive in full within the time limit' : tooLarge ? 'request headers (or URL) too large' : 'malformed HTTP request';
-  const body = JSON.stringify({ detail, status: 'error' });
+  const body = JSON.stringify(errorBody(detail));
   socket.end(
     `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${uuidv7()}\r\nX-Content-Type-Options: nosniff\r\n${extraHeaders}Connection: close\r\n\r\n${body}`,
