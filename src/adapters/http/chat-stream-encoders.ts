@@ -1,5 +1,7 @@
 import type { ChatReplyStream } from '../../application/replies/stream-chat-reply.js';
+import type { z } from 'zod';
 import type { SseFrame } from './sse-writer.js';
+import type { streamDelta, streamDone, streamError, streamStart } from './stream-event-schemas.js';
 import { RequestValidationError } from './validate.js';
 
 export const STREAM_PROTOCOLS = ['events', 'ui-message'] as const;
@@ -38,18 +40,20 @@ export interface ChatStreamEncoder {
 }
 
 const json = (value: unknown) => JSON.stringify(value);
+/** The data of an event of the contract, typed by its schema in /openapi.json. */
+const data = <S extends z.ZodType>(value: z.input<S>) => JSON.stringify(value);
 const ids = (start: StreamStart) => ({ conversation_id: start.conversationId, user_message_id: start.userMessageId, message_id: start.messageId });
 
 /** The contract's own events: `start`, `delta`..., then `done` or `error`. */
 export const contractEncoder = (): ChatStreamEncoder => ({
   headers: {},
-  start: (s, position) => [{ event: 'start', id: String(position), data: json(ids(s)) }],
-  delta: (text, position) => [{ event: 'delta', id: String(position), data: json({ text }) }],
+  start: (s, position) => [{ event: 'start', id: String(position), data: data<typeof streamStart>(ids(s)) }],
+  delta: (text, position) => [{ event: 'delta', id: String(position), data: data<typeof streamDelta>({ text }) }],
   done: (s, d, position) => [
     {
       event: 'done',
       id: String(position),
-      data: json({
+      data: data<typeof streamDone>({
         response: d.response,
         status: 'ok',
         conversation_id: s.conversationId,
@@ -59,7 +63,7 @@ export const contractEncoder = (): ChatStreamEncoder => ({
       }),
     },
   ],
-  error: (detail, position) => [{ event: 'error', id: String(position), data: json({ detail, status: 'error' }) }],
+  error: (detail, position) => [{ event: 'error', id: String(position), data: data<typeof streamError>({ detail, status: 'error' }) }],
 });
 
 /** The encoder of a protocol. */

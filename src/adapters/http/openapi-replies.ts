@@ -12,6 +12,8 @@ export const STREAM_DESCRIPTION = `Server-sent events, each \`data:\` line one J
 - \`event: done\` — \`{"response", "status": "ok", "conversation_id", "message_id", "user_message_id", "finish_reason"}\`; the reply is stored before it is sent
 - \`event: error\` — \`{"detail", "status": "error"}\` instead of \`done\` when the model fails after the stream began (the status stays 200; the partial reply is stored with \`metadata.finish_reason = "error"\` and \`metadata.error\` = the detail), or when the service shuts down before the reply ends (stored as \`interrupted\`)
 
+Each \`data\` is described by a schema of this document: StreamStart, StreamDelta, StreamDone, StreamError (and StreamAudio, below).
+
 A \`: ping\` comment is sent at least every 15 s while waiting. The reply belongs to the service, not to the connection: while it is written it is stored (\`status: "in_progress"\`, its text so far, at most 1 s behind); a client that disconnects leaves it running to its end (unless STREAM_ON_DISCONNECT=cancel), and can resume it with \`GET /v1/chat/stream/{message_id}\` and \`Last-Event-ID\`, on any instance. Repeating a \`message_id\` whose reply is still being written joins it (the events of a resume from the beginning).
 With the header \`X-Stream-Protocol: ui-message\` (or a Vercel AI SDK \`useChat\` request body) the same reply is sent in the AI SDK "UI message stream" protocol instead, with the same ids.
 

@@ -5,6 +5,7 @@ import { replyPaths } from './openapi-replies.js';
 import { speechPaths } from './openapi-speech.js';
 import * as out from './response-schemas.js';
 import { requestSchemas, type SchemaLimits } from './schemas.js';
+import { STREAM_EVENT_SCHEMAS } from './stream-event-schemas.js';
 import { withSecurity, type SecurityOptions } from './openapi-security.js';
 
 const DESCRIPTION = `A conversational-assistant backend: chat (plain and streamed), chat storage, text-to-speech, status and persona.
@@ -116,6 +117,8 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
       },
       ...(options.metrics ? metrics : {}),
     },
+    // The events of a stream are no response of their own: listed so that clients can name them.
+    components: { schemas: STREAM_EVENT_SCHEMAS },
   });
   return withSecurity(document, options.security ?? { identity: false, metricsToken: false });
 }

@@ -8,6 +8,7 @@ import { mapError } from './error-mapping.js';
 import type { Resolve } from './resolve.js';
 import { says } from './schemas.js';
 import type { SseFrame } from './sse-writer.js';
+import type { streamAudio } from './stream-event-schemas.js';
 import { voice } from './tts-schemas.js';
 import { parseRequest, RequestValidationError } from './validate.js';
 
@@ -67,7 +68,7 @@ export async function replySpeech(resolve: Resolve, body: unknown): Promise<{ st
 }
 
 function audioFrames({ index, text, format, audio }: SpokenSentence, protocol: StreamProtocol): SseFrame[] {
-  const data = { index, text, format, audio: Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString('base64') };
+  const data: z.input<typeof streamAudio> = { index, text, format, audio: Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString('base64') };
   // The AI SDK's UI message stream carries it as a transient data part (not kept in the message).
   if (protocol === 'ui-message') return [{ data: JSON.stringify({ type: 'data-audio', data, transient: true }) }];
   return [{ event: 'audio', data: JSON.stringify(data) }];
