@@ -1,115 +1,48 @@
-// The JSON shapes the page reads from the service, as `/openapi.json` describes them. Types only:
-// the other modules name them with `import('./api-types.js').Name` in JSDoc, so the browser
-// never loads this file; `npm run typecheck` checks the page's code against them.
+// The JSON shapes the page reads from the service, named for its JSDoc: each is taken from
+// openapi-types.d.ts, which `npm run api-types` generates from the service's OpenAPI document
+// (what /openapi.json serves), so none is written here by hand. Types only: the other modules
+// name them with `import('./api-types.js').Name` in JSDoc, so the browser never loads this file
+// (nor openapi-types.d.ts); `npm run typecheck` checks the page's code against them.
 
-/** @typedef {'user' | 'assistant' | 'system'} Role */
+/** @typedef {import('./openapi-types').paths} Paths */
+/** @typedef {import('./openapi-types').components['schemas']} Schemas */
 
 /**
- * A stored message.
- * @typedef {object} Message
- * @property {string} message_id
- * @property {string} conversation_id
- * @property {string} user_id
- * @property {Role} role
- * @property {string} text
- * @property {string} created_at ISO 8601 UTC
- * @property {Record<string, unknown>} metadata a cut-short reply has `finish_reason` "cancelled",
- *   "error" or "interrupted"
- * @property {'in_progress' | 'completed'} status a reply still being written is "in_progress"
+ * The JSON body of the 200 answer of `method path`.
+ * @template {keyof Paths} P
+ * @template {keyof Paths[P]} M
+ * @typedef {Paths[P][M] extends {responses: {200: {content: {'application/json': infer B}}}} ? B : never} Answer
  */
 
 /**
- * What the page needs to show a message: a stored one, or one not stored yet (no id).
- * @typedef {Pick<Message, 'role' | 'text'> & Partial<Pick<Message, 'message_id' | 'created_at' | 'metadata' | 'status'>>} MessageDraft
+ * The JSON body a request of `method path` sends.
+ * @template {keyof Paths} P
+ * @template {keyof Paths[P]} M
+ * @typedef {Paths[P][M] extends {requestBody?: {content: {'application/json': infer B}}} ? B : never} RequestBody
  */
 
-/**
- * `POST api/chat/loadMessages`.
- * @typedef {object} MessagePage
- * @property {'ok'} status
- * @property {string} conversation_id
- * @property {Message[]} messages
- * @property {string | null} next_cursor null when there is nothing more in that order
- */
+/** @typedef {Schemas['Message']} Message */
+/** @typedef {Schemas['Conversation']} ConversationSummary */
+/** @typedef {Answer<'/api/chat/loadMessages', 'post'>} MessagePage */
+/** @typedef {Answer<'/api/chat/deleteMessages', 'delete'>} DeleteResult */
+/** @typedef {Answer<'/api/chat/conversations', 'get'>} ConversationPage */
+/** @typedef {Answer<'/api/ai/traits', 'get'>} Persona */
+/** @typedef {Schemas['StoppedReply']} StopResult */
+/** @typedef {RequestBody<'/api/chat/loadMessages', 'post'>} LoadMessagesRequest */
+/** @typedef {RequestBody<'/api/chat/deleteMessages', 'delete'>} DeleteMessagesRequest */
+/** `POST v1/chat/stream` (the body of `POST v1/chat` too, with `speech`). @typedef {RequestBody<'/v1/chat/stream', 'post'>} ChatRequest */
 
 /**
- * @typedef {object} LoadMessagesRequest
- * @property {string} user_id
- * @property {string} conversation_id
- * @property {'asc' | 'desc'} order
- * @property {number} limit
- * @property {string} [cursor]
+ * `GET api/status/graphdb` when it answers 200 (its 503, `status: "error"`, is an ApiError for
+ * the page).
+ * @typedef {Exclude<Answer<'/api/status/graphdb', 'get'>, {status: 'error'}>} GraphStatus
  */
 
-/**
- * @typedef {object} DeleteMessagesRequest
- * @property {string} user_id
- * @property {string} conversation_id
- * @property {string[]} message_ids
- */
-
-/** @typedef {{status: 'ok', deleted: number}} DeleteResult */
-
-/**
- * One entry of `GET api/chat/conversations`.
- * @typedef {object} ConversationSummary
- * @property {string} conversation_id
- * @property {string | null} title
- * @property {string} created_at
- * @property {string | null} last_message_at
- * @property {number} message_count
- */
-
-/**
- * @typedef {object} ConversationPage
- * @property {'ok'} status
- * @property {ConversationSummary[]} conversations
- * @property {string | null} next_cursor
- */
-
-/**
- * `GET api/ai/traits`: trait scores are in 0..1.
- * @typedef {object} Persona
- * @property {'ok'} status
- * @property {string} name
- * @property {string} description
- * @property {Record<string, number>} traits
- * @property {string[]} descriptors
- * @property {string} speaking_style
- */
-
-/**
- * `GET api/status/graphdb` when it answers (its 503 `{status: "error", connected: false, detail}`
- * is an ApiError for the page).
- * @typedef {{status: 'ok', connected: true, server_version: string, latency_ms: number}
- *   | {status: 'disabled', connected: false, detail: string}} GraphStatus
- */
-
-/**
- * `POST v1/chat/stream` (the body of `POST v1/chat` too).
- * @typedef {object} ChatRequest
- * @property {string} text
- * @property {string} user_id
- * @property {string} [conversation_id] none starts a new conversation
- * @property {{format: 'mp3' | 'wav'}} [speech] speak the reply: `audio` events between the deltas
- */
-
-/** @typedef {{conversation_id: string, user_message_id: string, message_id: string}} StreamStart */
-/** @typedef {{text: string}} StreamDelta */
-/**
- * @typedef {object} StreamDone
- * @property {string} response the whole reply: the deltas joined
- * @property {'ok'} status
- * @property {string} conversation_id
- * @property {string} message_id
- * @property {string} user_message_id
- * @property {string} finish_reason
- */
-/** @typedef {{detail: string, status: 'error'}} StreamError */
-/**
- * A spoken sentence of the reply (only when the request asked for `speech`): a whole audio file.
- * @typedef {{index: number, text: string, format: string, audio: string}} StreamAudio
- */
+/** @typedef {Schemas['StreamStart']} StreamStart */
+/** @typedef {Schemas['StreamDelta']} StreamDelta */
+/** @typedef {Schemas['StreamAudio']} StreamAudio */
+/** @typedef {Schemas['StreamDone']} StreamDone */
+/** @typedef {Schemas['StreamError']} StreamError */
 
 /**
  * One event of the chat stream, its `data:` parsed. `id` is the event's SSE id (the code points
@@ -123,9 +56,8 @@
  */
 
 /**
- * `POST v1/chat/stream/{message_id}/stop`: the reply as stored, or null when it was stopped
- * before its first piece (and so removed).
- * @typedef {{status: 'ok', message: Message | null}} StopResult
+ * What the page needs to show a message: a stored one, or one not stored yet (no id).
+ * @typedef {Pick<Message, 'role' | 'text'> & Partial<Pick<Message, 'message_id' | 'created_at' | 'metadata' | 'status'>>} MessageDraft
  */
 
 export {};

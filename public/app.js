@@ -3,9 +3,9 @@
 // (and under a path prefix). Text from the server is only ever set as textContent.
 //
 // This module wires the page: its event handlers and its start-up. The others, one job each:
-// api.js (every request; api-types.js the JSON shapes; sse.js the event-stream reader;
-// credentials.js the access token, when the service requires one),
-// state.js (what the page knows), dom.js and render-*.js (building the DOM), and the flows
+// api.js (every request; api-types.js the JSON shapes, from the generated openapi-types.d.ts;
+// sse.js the event-stream reader; credentials.js the access token, when the service requires
+// one), state.js (what the page knows; id-rule.js, generated, what an id may be), dom.js and render-*.js (building the DOM), and the flows
 // that join them: chat.js (sending, the streamed reply; reply-follow.js keeps it going across
 // dropped connections; speech.js speaks it), messages.js (paging, delete, speech),
 // conversation-list.js, session.js (the user, the conversation shown), about.js (persona, status).

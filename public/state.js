@@ -2,6 +2,8 @@
 // and the reply being streamed; and what of it outlives a reload (the user name in localStorage,
 // the conversation in the URL's hash).
 
+import { FORBIDDEN_IN_ID, MAX_ID_LENGTH } from './id-rule.js';
+
 /** @typedef {import('./api-types.js').ConversationSummary} ConversationSummary */
 
 /**
@@ -30,12 +32,16 @@ export const state = {
   assistantName: 'Assistant',
 };
 
-/** A user id as the contract allows: 1..128 code points, no control characters. @param {string} value */
+/**
+ * Why the service would refuse `value` as a user id ('' when it would not), by its own rule
+ * (id-rule.js, generated from it): 1..MAX_ID_LENGTH code points, none of them forbidden.
+ * @param {string} value
+ */
 export function userIdProblem(value) {
   const length = [...value].length;
   if (length === 0) return 'Enter a user name.';
-  if (length > 128) return 'A user name has at most 128 characters.';
-  if (/\p{Cc}/u.test(value)) return 'A user name cannot contain control characters.';
+  if (length > MAX_ID_LENGTH) return `A user name has at most ${MAX_ID_LENGTH} characters.`;
+  if (FORBIDDEN_IN_ID.test(value)) return 'A user name cannot contain control characters or broken Unicode.';
   return '';
 }
 

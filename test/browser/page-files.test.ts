@@ -14,6 +14,8 @@ const PUBLIC = resolve(dirname(fileURLToPath(import.meta.url)), '../../public');
 const MAX_LINES = 250;
 /** JSDoc types only (see its header): the browser never loads it. */
 const TYPES_ONLY = 'api-types.js';
+/** Written by `npm run api-types` (generated-files.test.ts keeps them current), not by hand. */
+const GENERATED = ['openapi-types.d.ts', 'id-rule.js'];
 
 const read = (name: string) => readFileSync(join(PUBLIC, name), 'utf8');
 const pageFiles = readdirSync(PUBLIC).filter((name) => !name.startsWith('.'));
@@ -65,12 +67,14 @@ describe('demo page: its files', () => {
     const loaded = moduleGraph(linkedFromIndex().modules);
     expect([...loaded].sort()).to.deep.equal(scripts.filter((name) => name !== TYPES_ONLY).sort());
     expect(moduleGraph([TYPES_ONLY]), 'the types file imports nothing').to.deep.equal(new Set([TYPES_ONLY]));
+    expect(read('index.html') + [...loaded].map(read).join('\n'), 'the generated types are named in JSDoc only').not.to.match(/from\s+'[^']*openapi-types/);
     const stylesheets = pageFiles.filter((name) => name.endsWith('.css'));
     expect([...linkedFromIndex().styles].sort()).to.deep.equal(stylesheets.sort());
   });
 
-  it(`keeps every file under ${MAX_LINES} lines`, () => {
+  it(`keeps every file written by hand under ${MAX_LINES} lines`, () => {
     const long = pageFiles
+      .filter((name) => !GENERATED.includes(name))
       .map((name) => ({ name, lines: read(name).split('\n').length }))
       .filter(({ lines }) => lines > MAX_LINES);
     expect(long).to.deep.equal([]);
