@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { missingTool } from '../support/required-tool.js';
 
 /**
  * Debian's Chromium driven by playwright-core, for the demo page's browser tests: a fresh
@@ -33,11 +34,7 @@ export interface BrowserPage {
 
 /** Opens Chromium on a new profile, or skips the suite (`suite.skip()`) when there is none. */
 export async function openChromium(suite: Mocha.Context, extraArgs: string[] = [], options: { ignoreHTTPSErrors?: boolean } = {}): Promise<BrowserPage> {
-  if (!existsSync(CHROMIUM)) {
-    if (process.env.CI) throw new Error(`Chromium is required in CI and is not installed at ${CHROMIUM} (apt-get install -y chromium)`);
-    console.warn(`      (skipped: no Chromium at ${CHROMIUM}; install it with apt-get install -y chromium, or set CHROMIUM_PATH)`);
-    suite.skip();
-  }
+  if (!existsSync(CHROMIUM)) missingTool(suite, `no Chromium at ${CHROMIUM}`, 'install it with apt-get install -y chromium, or set CHROMIUM_PATH');
   const profile = mkdtempSync(join(tmpdir(), 'demo-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

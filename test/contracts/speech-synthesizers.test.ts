@@ -1,11 +1,12 @@
-import { findNativeLame, NativeLameEncoder } from '../../src/adapters/tts/audio/mp3-encoder.js';
+import { NativeLameEncoder } from '../../src/adapters/tts/audio/mp3-encoder.js';
 import { EspeakSpeechSynthesizer } from '../../src/adapters/tts/espeak/espeak-speech-synthesizer.js';
 import { EspeakWorkerPool } from '../../src/adapters/tts/espeak/espeak-worker-pool.js';
-import { findNativeEspeak, NativeEspeakRunner } from '../../src/adapters/tts/espeak/native-espeak-runner.js';
+import { NativeEspeakRunner } from '../../src/adapters/tts/espeak/native-espeak-runner.js';
 import { WasmEspeakRunner } from '../../src/adapters/tts/espeak/wasm-espeak-runner.js';
 import { WasmLameEncoder } from '../../src/adapters/tts/espeak/wasm-lame-encoder.js';
 import { OpenAiSpeechSynthesizer } from '../../src/adapters/tts/openai/openai-speech-synthesizer.js';
 import { FakeSpeechServer } from '../support/fake-speech-server.js';
+import { requireNativeSpeech } from '../support/native-speech.js';
 import { speechSynthesizerContract } from './speech-synthesizer.contract.js';
 
 describe('eSpeak NG speech synthesizer (WebAssembly, in worker threads, with LAME in WebAssembly)', function () {
@@ -17,16 +18,15 @@ describe('eSpeak NG speech synthesizer (WebAssembly, in worker threads, with LAM
   }, { streams: true });
 });
 
-// CI installs Debian's espeak-ng and lame (.ci/run); a machine without them says so here.
-const espeak = findNativeEspeak();
-const lame = findNativeLame();
+// CI installs Debian's espeak-ng and lame (.ci/run); elsewhere, without them, the suite is skipped saying so.
 describe('eSpeak NG speech synthesizer (the native espeak-ng and lame programs)', function () {
   this.timeout(30_000);
+  let programs: ReturnType<typeof requireNativeSpeech>;
   before(function () {
-    if (!espeak || !lame) throw new Error('espeak-ng and lame must be installed for this suite (apt-get install -y espeak-ng lame)');
+    programs = requireNativeSpeech(this);
   });
   speechSynthesizerContract(async () => {
-    const synthesizer = new EspeakSpeechSynthesizer(new NativeEspeakRunner(espeak!), new NativeLameEncoder(lame!));
+    const synthesizer = new EspeakSpeechSynthesizer(new NativeEspeakRunner(programs.espeak), new NativeLameEncoder(programs.lame));
     return { synthesizer, sampleRates: [22_050], close: async () => {} };
   }, { streams: true });
 });

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
+import { missingTool } from './required-tool.js';
 
 /**
  * PostgreSQL for tests: TEST_DATABASE_URL (an admin connection, e.g. to the `postgres`
@@ -32,10 +33,7 @@ export function postgresReachable(): Promise<boolean> {
  */
 export function requirePostgres(context: Mocha.Context): Promise<void> {
   return postgresReachable().then((ok) => {
-    if (ok) return;
-    if (process.env.CI) throw new Error(`PostgreSQL is required in CI and is not reachable at ${redact(ADMIN_URL)}`);
-    console.warn(`      (skipped: no PostgreSQL reachable at ${redact(ADMIN_URL)}; set TEST_DATABASE_URL)`);
-    context.skip();
+    if (!ok) missingTool(context, `no PostgreSQL reachable at ${redact(ADMIN_URL)}`, 'start one, or set TEST_DATABASE_URL');
   });
 }
 
