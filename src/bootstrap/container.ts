@@ -33,6 +33,7 @@ import { chatModelFor } from './chat-model.js';
 import type { Config } from './config.js';
 import { openStore } from './database.js';
 import { graphStatusProbeFor, modelHealthProbeFor, readinessChecks } from './dependencies.js';
+import { identityFor } from './identity.js';
 import { Lifetime } from './lifetime.js';
 import { createLogger } from './logger.js';
 import { VERSION } from './project-files.js';
@@ -72,8 +73,10 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   const speechSynthesizer = overrides.speechSynthesizer ?? speechSynthesizerFor(config.tts, lifetime);
   await checkSpeechVoices(speechSynthesizer, personaSource, config.tts, logger);
   const speechCache = overrides.speechCache ?? new LruSpeechCache(config.tts.cacheBytes);
+  const identity = await identityFor(config.auth, logger);
   const dependencyChecks =
-    overrides.dependencyChecks ?? readinessChecks(config, { database: store.check, graph: graphStatusProbe, model: modelHealthProbeFor(config) }, clock);
+    overrides.dependencyChecks ??
+    readinessChecks(config, { database: store.check, graph: graphStatusProbe, model: modelHealthProbeFor(config), identity: identity?.provider ?? null }, clock);
 
   const constant = <T>(token: ServiceIdentifier<T>, value: T) => c.bind<T>(token).toConstantValue(value);
   constant(TOKENS.Lifetime, lifetime);
@@ -88,6 +91,7 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   constant(TOKENS.ChatModel, chatModel);
   constant(TOKENS.GraphStatusProbe, graphStatusProbe);
   constant(TOKENS.DependencyChecks, dependencyChecks);
+  constant(TOKENS.CredentialVerifier, identity?.credentials ?? null);
   // Timed inside the limits: the metric is the engine's time, not the queue's.
   constant(TOKENS.SpeechSynthesizer, new LimitedSpeechSynthesizer(new InstrumentedSpeechSynthesizer(speechSynthesizer, metrics), config.tts));
   constant(TOKENS.SpeechCache, new InstrumentedSpeechCache(speechCache, metrics));

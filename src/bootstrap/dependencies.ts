@@ -4,6 +4,7 @@ import type { DependencyCheck } from '../application/ports/dependency-check.js';
 import type { GraphStatusProbe } from '../application/ports/graph-status-probe.js';
 import type { ModelHealthProbe } from '../adapters/llm/language-model-check.js';
 import { CachedDependencyCheck } from '../adapters/readiness/cached-dependency-check.js';
+import { IdentityProviderCheck, type IdentityProviderHealth } from '../adapters/identity/identity-provider-check.js';
 import { GraphDatabaseCheck } from '../adapters/graph/graph-database-check.js';
 import { LanguageModelCheck } from '../adapters/llm/language-model-check.js';
 import { DisabledGraphStatusProbe } from '../adapters/graph/disabled-graph-status-probe.js';
@@ -37,11 +38,14 @@ export interface ReadinessParts {
   database: DependencyCheck;
   graph: GraphStatusProbe;
   model: ModelHealthProbe | null;
+  /** The token verifier's provider, with identity on (AUTH_MODE=oidc). */
+  identity: IdentityProviderHealth | null;
 }
 
 /**
  * Everything /v1/health/ready reports, in one place. READY_REQUIRED decides which failures
- * make it 503; the graph database and the model are remote and cached for READY_CACHE_MS.
+ * make it 503; the graph database and the model are remote and cached for READY_CACHE_MS (the
+ * identity provider's keys are cached by the verifier, AUTH_JWKS_CACHE_MS).
  */
 export function readinessChecks(config: Config, parts: ReadinessParts, clock: Clock): DependencyCheck[] {
   const { required, cacheMs } = config.readiness;
@@ -50,6 +54,7 @@ export function readinessChecks(config: Config, parts: ReadinessParts, clock: Cl
     requiredAs(parts.database, required.includes('database')),
     cached(new GraphDatabaseCheck(parts.graph, required.includes('graph_database'))),
     cached(new LanguageModelCheck(parts.model, required.includes('language_model'))),
+    new IdentityProviderCheck(parts.identity, required.includes('identity_provider')),
   ];
 }
 

@@ -3,7 +3,7 @@ import { integer } from './environment-fields.js';
 import { NEO4J_SCHEMES, parseNeo4jUri } from '../adapters/graph/neo4j-uri.js';
 
 /** The names readiness reports under `checks`, and that READY_REQUIRED may list. */
-export const DEPENDENCY_NAMES = ['database', 'graph_database', 'language_model'] as const;
+export const DEPENDENCY_NAMES = ['database', 'graph_database', 'language_model', 'identity_provider'] as const;
 export type DependencyName = (typeof DEPENDENCY_NAMES)[number];
 
 const isNeo4jUri = (value: string) => {
@@ -29,9 +29,10 @@ export const DEPENDENCY_ENVIRONMENT = {
   NEO4J_PASSWORD: z.string().optional(),
   NEO4J_DATABASE: z.string().trim().optional(),
   NEO4J_TIMEOUT_MS: integer(100, 60_000).default(2000),
+  // The identity provider counts only with identity on (AUTH_MODE=oidc); otherwise it is reported as disabled.
   READY_REQUIRED: z
     .string()
-    .default('database')
+    .default('database,identity_provider')
     .refine(
       (list) => namesIn(list).every((name) => (DEPENDENCY_NAMES as readonly string[]).includes(name)),
       `must be "none" or a comma-separated list of ${DEPENDENCY_NAMES.join(', ')}`,

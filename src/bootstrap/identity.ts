@@ -1,18 +1,22 @@
 import type { Logger } from 'pino';
 import { ApiKeyFile, ApiKeysFileInvalidError } from '../adapters/identity/api-key-file.js';
 import type { CredentialVerifier } from '../adapters/identity/credentials.js';
+import type { IdentityProviderHealth } from '../adapters/identity/identity-provider-check.js';
 import { OidcTokenVerifier } from '../adapters/identity/oidc-token-verifier.js';
 import type { AuthConfig } from './auth-config.js';
 import { ConfigInvalidError } from './config.js';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/**
- * The bearer credentials the service accepts, or null when identity is off (AUTH_MODE=none):
- * an API key from the file when one matches, else a token of the configured issuer. A bad API
- * keys file stops start-up with one line.
- */
-export async function credentialVerifierFor(auth: AuthConfig, logger: Logger): Promise<CredentialVerifier | null> {
+export interface Identity {
+  /** The bearer credentials the service accepts: an API key from the file when one matches, else a token of the issuer. */
+  credentials: CredentialVerifier;
+  /** For readiness: whether the issuer's keys are at hand. */
+  provider: IdentityProviderHealth;
+}
+
+/** Identity, or null when it is off (AUTH_MODE=none). A bad API keys file stops start-up with one line. */
+export async function identityFor(auth: AuthConfig, logger: Logger): Promise<Identity | null> {
   if (auth.oidc === null) return null;
   const tokens = new OidcTokenVerifier(auth.oidc, logger);
   let apiKeys: ApiKeyFile | null = null;
@@ -32,5 +36,5 @@ export async function credentialVerifierFor(auth: AuthConfig, logger: Logger): P
     { issuer: auth.oidc.issuer, audiences: auth.oidc.audiences, userClaim: auth.oidc.userClaim, apiKeys: apiKeys?.size ?? 0 },
     `identity: bearer tokens of ${auth.oidc.issuer}${apiKeys ? ` and ${apiKeys.size} API key(s)` : ''}`,
   );
-  return { verify: async (credential) => apiKeys?.match(credential) ?? tokens.verify(credential) };
+  return { credentials: { verify: async (credential) => apiKeys?.match(credential) ?? tokens.verify(credential) }, provider: tokens };
 }

@@ -11,7 +11,6 @@ import type { Config } from './config.js';
 import { ReplyJobs } from '../application/replies/reply-jobs.js';
 import { buildContainer } from './container.js';
 import { listen } from './listen.js';
-import { credentialVerifierFor } from './identity.js';
 import { VERSION } from './project-files.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 import { plainTransport, tlsTransport } from './transport.js';
@@ -32,12 +31,8 @@ export async function startService(config: Config, overrides: AdapterOverrides =
   const certificates = tls ? await loadCertificates(tls) : undefined;
   const container = await buildContainer(config, overrides);
   const logger = container.get(TOKENS.Logger);
-  const identity = await credentialVerifierFor(config.auth, logger).catch(async (error: unknown) => {
-    await container.get(TOKENS.Lifetime).close();
-    throw error;
-  });
   const app = createApp({
-    identity,
+    identity: container.get(TOKENS.CredentialVerifier),
     resolve: (useCase) => container.get(useCase),
     ids: container.get(TOKENS.IdGenerator),
     logger,

@@ -13,6 +13,7 @@ import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { ReplySettings } from '../application/replies/reply-job.js';
 import type { ChatLimits } from '../application/chat-limits.js';
 import type { Metrics } from '../adapters/metrics/metrics.js';
+import type { CredentialVerifier } from '../adapters/identity/credentials.js';
 import type { Lifetime } from './lifetime.js';
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`assistant.${name}`);
@@ -35,6 +36,8 @@ export const TOKENS = {
   PersonaSource: token<PersonaSource>('PersonaSource'),
   GraphStatusProbe: token<GraphStatusProbe>('GraphStatusProbe'),
   DependencyChecks: token<DependencyCheck[]>('DependencyChecks'),
+  /** The bearer credentials accepted, or null when identity is off (AUTH_MODE=none). */
+  CredentialVerifier: token<CredentialVerifier | null>('CredentialVerifier'),
   SpeechSynthesizer: token<SpeechSynthesizer>('SpeechSynthesizer'),
   SpeechCache: token<SpeechCache>('SpeechCache'),
 } as const;

@@ -5,7 +5,7 @@ describe('configuration: graph database and readiness', () => {
   it('defaults: no graph database, the database required, remote results cached 5 s', () => {
     const config = loadConfig({});
     expect(config.graph).to.equal(null);
-    expect(config.readiness).to.deep.equal({ required: ['database'], cacheMs: 5000 });
+    expect(config.readiness).to.deep.equal({ required: ['database', 'identity_provider'], cacheMs: 5000 });
   });
 
   it('reads the NEO4J_* settings; the password is kept exactly as given', () => {

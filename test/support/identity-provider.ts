@@ -35,6 +35,8 @@ export class LocalIdentityProvider {
   readonly fetches = { all: 0, discovery: 0, jwks: 0 };
   /** When set, every request is answered with this status (a provider that is down). */
   failWith: number | null = null;
+  /** When true, requests are accepted and never answered (a provider that hangs); stop() ends them. */
+  silent = false;
   /**
    * For trying by hand only (scripts/identity-provider.ts): `GET <issuer>/dev-token?sub=alice`
    * answers a token for anyone who asks. Never on in the tests.
@@ -106,6 +108,7 @@ export class LocalIdentityProvider {
       res.end(JSON.stringify(body));
     };
     this.fetches.all++;
+    if (this.silent) return;
     if (this.failWith !== null) return send(this.failWith, { error: 'unavailable' });
     if (path === `${issuerPath}/.well-known/openid-configuration`) {
       this.fetches.discovery++;

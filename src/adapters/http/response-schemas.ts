@@ -95,7 +95,11 @@ const check = z.object({ status: z.enum(['ok', 'error', 'disabled']), required: 
 export const readinessResponse = z.object({
   status: z.enum(['ok', 'error']),
   detail: z.string().optional(),
-  checks: z.record(z.string(), check),
+  checks: z.record(z.string(), check).meta({
+    description:
+      'one entry per dependency: `database`, `graph_database`, `language_model` and `identity_provider` ' +
+      '(the issuer\'s keys with AUTH_MODE=oidc, else `disabled`); `required` ones (READY_REQUIRED) decide the status',
+  }),
 });
 
 export const graphStatusResponse = z.union([

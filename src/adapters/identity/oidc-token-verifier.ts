@@ -1,5 +1,6 @@
-import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type RemoteJWKSet } from 'jose';
 import type { Logger } from 'pino';
+import type { DependencyState } from '../../application/ports/dependency-check.js';
 import { DependencyUnavailableError } from '../../domain/errors.js';
 import { isValidClientId } from '../../domain/ids.js';
 import { CredentialRejectedError, type CredentialVerifier, type Identity } from './credentials.js';
@@ -38,8 +39,11 @@ const LONE_SURROGATE = /\p{Cs}/u;
  */
 export class OidcTokenVerifier implements CredentialVerifier {
   private keys: JWTVerifyGetKey | undefined;
+  private remote: RemoteJWKSet | undefined;
   private discovery: Promise<JWTVerifyGetKey> | undefined;
   private failedAt = Number.NEGATIVE_INFINITY;
+  /** Why the provider last failed, for readiness. */
+  private lastFailure = 'the identity provider has not been asked yet';
 
   constructor(
     private readonly settings: OidcVerifierSettings,
@@ -77,6 +81,7 @@ export class OidcTokenVerifier implements CredentialVerifier {
           cooldownDuration: this.settings.jwksCooldownMs,
           cacheMaxAge: this.settings.jwksCacheMs,
         });
+        this.remote = remote;
         this.keys = this.resilient(remote);
         return this.keys;
       },
@@ -86,6 +91,34 @@ export class OidcTokenVerifier implements CredentialVerifier {
       },
     );
     return this.discovery;
+  }
+
+  /**
+   * Readiness: ok while the issuer's keys are fresh in the cache, else once they are fetched
+   * (discovery first, the first time); when they cannot be, ok still if keys fetched before are
+   * there to use, else why not. Answers within `timeoutMs`, and asks the provider no more often
+   * than requests do (once a second while it fails).
+   */
+  async providerState(): Promise<DependencyState> {
+    if (this.remote?.fresh) return { ok: true };
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve(`the identity provider did not answer within ${this.settings.timeoutMs} ms`), this.settings.timeoutMs);
+    });
+    const failure = await Promise.race([this.fetchKeys().then(() => null, () => this.lastFailure), timedOut]).finally(() => clearTimeout(timer));
+    if (failure === null) return { ok: true };
+    if (this.remote?.jwks()) return { ok: true, detail: `${failure}; the keys fetched before are used meanwhile` };
+    return { ok: false, detail: failure };
+  }
+
+  private async fetchKeys(): Promise<void> {
+    if (!this.remote) await this.discover();
+    this.refuseWhileFailing();
+    try {
+      await this.remote!.reload();
+    } catch (error) {
+      throw this.providerFailed(error);
+    }
   }
 
   /** The remote key set, with its failures turned into 503s, and the last keys used while the provider is away. */
@@ -115,6 +148,7 @@ export class OidcTokenVerifier implements CredentialVerifier {
   private providerFailed(error: unknown): DependencyUnavailableError {
     this.failedAt = Date.now();
     const reason = error instanceof ProviderMetadataError ? error.message : `its keys could not be fetched (${(error as Error)?.message ?? 'error'})`;
+    this.lastFailure = reason;
     this.logger.warn({ issuer: this.settings.issuer }, `identity provider unavailable: ${reason}`);
     return new DependencyUnavailableError(UNAVAILABLE);
   }
