@@ -4,6 +4,8 @@ import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { loadCertificates, type LoadedCertificates } from './certificates.js';
 import { watchFolders } from './file-watch.js';
+import { boundHttp2Bodies, closeConnectionsWithoutRequest, closeWhenIdle, http1Bounds, SESSION_IDLE_MS } from './listener-bounds.js';
+import { answerTimedOutConnection, answerTimedOutStream } from './refused-requests.js';
 import type { TlsFiles } from './transport-config.js';
 
 /** 64 KiB of headers (Node's default is 16): GET /api/tts?text= may carry 4,096 characters, percent-encoded. */
@@ -11,9 +13,6 @@ export const MAX_HEADER_BYTES = 64 * 1024;
 
 /** What browsers and nginx use: enough for a page with many resumed streams. */
 const MAX_CONCURRENT_STREAMS = 128;
-
-/** An HTTP/2 connection with no stream open this long is closed (GOAWAY), as HTTP/1.1's keep-alive times out. */
-const SESSION_IDLE_MS = 120_000;
 
 export type RequestListener = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
 
@@ -35,20 +34,11 @@ export interface Transport {
 const GRACE_MS = 500;
 
 /**
- * Plain HTTP/1.1. A request must arrive whole within `requestTimeoutMs` (Node checks every
- * connection each tenth of it, at most 1 s apart); what the service sends back, an event
- * stream say, is not bounded by it.
+ * Plain HTTP/1.1, with the bounds of http1Bounds. What the service sends back, an event stream
+ * say, is not bounded by them.
  */
 export function plainTransport(listener: RequestListener, { requestTimeoutMs }: { requestTimeoutMs: number }): Transport {
-  const server = createServer(
-    {
-      maxHeaderSize: MAX_HEADER_BYTES,
-      requestTimeout: requestTimeoutMs,
-      headersTimeout: Math.min(60_000, requestTimeoutMs),
-      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 10))),
-    },
-    listener,
-  );
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, ...http1Bounds(requestTimeoutMs) }, listener);
   return {
     server,
     scheme: 'http',
@@ -63,6 +53,10 @@ export interface TlsTransportOptions {
   certificates: LoadedCertificates;
   listener: RequestListener;
   logger: Logger;
+  /** Longest a request (head and body) may take to arrive, as on the plain listener (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** Headers every answer made outside Koa carries besides the usual ones: HSTS. */
+  refusalHeaders?: Record<string, string>;
   /** Quiet time after a change in the certificates' folders before they are read again. */
   reloadDebounceMs?: number;
   /** How long an HTTP/2 connection may stay open with no stream. */
@@ -70,17 +64,27 @@ export interface TlsTransportOptions {
 }
 
 /**
- * HTTPS on one port: HTTP/2 for clients that offer it in ALPN, HTTP/1.1 for the rest. The
+ * HTTPS on one port: HTTP/2 for clients that offer it in ALPN, HTTP/1.1 for the rest, with the
+ * plain listener's bounds on both: HTTP/1.1 exactly as there (http1Bounds), HTTP/2 per stream
+ * (a body late by `requestTimeoutMs` gets 408 or a reset), and a connection that has not
+ * completed its handshake and sent a first request within `requestTimeoutMs` is closed. The
  * certificates are swapped in place (setSecureContext) when their files change or on SIGHUP;
  * connections already open keep the certificate they started with.
  */
-export function tlsTransport({ files, certificates, listener, logger, reloadDebounceMs = 1000, sessionIdleMs = SESSION_IDLE_MS }: TlsTransportOptions): Transport {
+export function tlsTransport(options: TlsTransportOptions): Transport {
+  const { files, certificates, listener, logger, requestTimeoutMs, refusalHeaders = {}, reloadDebounceMs = 1000, sessionIdleMs = SESSION_IDLE_MS } = options;
   const server = createSecureServer(
-    { ...certificates.secureContext, allowHTTP1: true, settings: { maxHeaderListSize: MAX_HEADER_BYTES, maxConcurrentStreams: MAX_CONCURRENT_STREAMS } },
-    listener,
+    {
+      ...certificates.secureContext,
+      allowHTTP1: true,
+      handshakeTimeout: requestTimeoutMs,
+      settings: { maxHeaderListSize: MAX_HEADER_BYTES, maxConcurrentStreams: MAX_CONCURRENT_STREAMS },
+    },
+    boundHttp2Bodies(listener, requestTimeoutMs, (res) => answerTimedOutStream(res, refusalHeaders)),
   );
-  // The HTTP/1.1 side of an HTTP/2 server reads these from the server (http.Server sets them itself).
-  Object.assign(server, { maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: 5000 });
+  // The HTTP/1.1 side of an HTTP/2 server reads these from the server (http.Server takes them as options).
+  Object.assign(server, { maxHeaderSize: MAX_HEADER_BYTES, ...http1Bounds(requestTimeoutMs) });
+  closeConnectionsWithoutRequest(server, requestTimeoutMs, (socket) => answerTimedOutConnection(socket, refusalHeaders));
   const sessions = new Set<ServerHttp2Session>();
   let stopping = false;
   server.on('session', (session) => {
@@ -143,25 +147,6 @@ export function tlsTransport({ files, certificates, listener, logger, reloadDebo
     await closed;
   };
   return { server, scheme: 'https', reloadCertificates, close };
-}
-
-/** Closes `session` (GOAWAY) once no stream has been open on it for `idleMs`; returns a function that stops the timer. */
-function closeWhenIdle(session: ServerHttp2Session, idleMs: number): () => void {
-  let open = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    timer = setTimeout(() => session.close(), idleMs);
-    timer.unref();
-  };
-  session.on('stream', (stream) => {
-    open++;
-    clearTimeout(timer);
-    stream.once('close', () => {
-      if (--open === 0 && !session.closed) arm();
-    });
-  });
-  arm();
-  return () => clearTimeout(timer);
 }
 
 /**

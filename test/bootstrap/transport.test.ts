@@ -24,6 +24,7 @@ describe('TLS transport: idle HTTP/2 connections', function () {
       certificates: await loadCertificates(files),
       logger: capturedLogger().logger,
       sessionIdleMs: 150,
+      requestTimeoutMs: 30_000,
       // Answers after ?ms=N milliseconds: a stream open longer than the idle time.
       listener: (req, res) => {
         const ms = Number(new URL(req.url ?? '/', 'https://x').searchParams.get('ms') ?? 0);
