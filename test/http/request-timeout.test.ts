@@ -6,7 +6,6 @@ import { createParser } from 'eventsource-parser';
 import { documentedFetch, expectDocumented } from '../support/documented-responses.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { openSilentConnections, trickleHttp1, trickleHttp2, type TrickleResult } from '../support/slow-clients.js';
-import { withCredentials } from '../support/test-credentials.js';
 import { http2Fetch, https1Fetch, makeCertificate, openHttp2 } from '../support/tls-clients.js';
 
 const LIMIT_MS = 1000;
@@ -104,19 +103,6 @@ for (const scheme of ['http', 'https'] as const) {
         expect(session.closed || session.destroyed, 'the connection stays open').to.equal(false);
         const after = await http2Fetch(`${service.url}/v1/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Hi', user_id: 'trickler' }) }, session);
         expect(after.status).to.equal(200);
-      } finally {
-        session.close();
-      }
-    });
-
-    it('HTTP/2: a body that arrives within the limit is answered, however long the answer takes', async () => {
-      const session = await openHttp2(service.url);
-      try {
-        const body = JSON.stringify({ text: 'Hello there, how are you doing today my friend?', user_id: 'steady' });
-        const headers = await withCredentials(`${service.url}/v1/chat`, { 'content-type': 'application/json' }, body);
-        // 300 ms per character over six characters, then the rest at once: 1.8 s, over the limit, were it counted from the start... it is not: only the arrival counts.
-        const res = await http2Fetch(`${service.url}/v1/chat`, { method: 'POST', headers, body, bare: true }, session);
-        expect(res.status).to.equal(200);
       } finally {
         session.close();
       }

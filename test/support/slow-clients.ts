@@ -70,8 +70,17 @@ export async function trickleHttp2(session: ClientHttp2Session, url: string, hea
   let body = '';
   stream.on('data', (chunk: Buffer) => (body += String(chunk)));
   stream.on('error', () => undefined); // the reset is looked at through rstCode
-  await once(stream, 'close');
+  // Done once the stream is closed (by the server's RST_STREAM, say) and its answer read. Node's
+  // client may then never emit 'close' for a stream whose own side was still sending.
+  await new Promise<void>((resolve) => {
+    let ended = false;
+    const settle = () => (stream.destroyed || (ended && stream.closed) ? resolve() : undefined);
+    stream.once('end', () => ((ended = true), settle()));
+    stream.once('aborted', () => setImmediate(settle));
+    stream.once('close', () => resolve());
+  });
   clearInterval(timer);
+  stream.destroy();
   return { status: Number(incoming[':status'] ?? 0), headers: toHeaders(incoming), body, elapsedMs: Date.now() - started, bytesSent: count, rstCode: stream.rstCode };
 }
 
