@@ -46,6 +46,7 @@ export function boundHttp2Bodies(listener: RequestListener, timeoutMs: number, a
       const timer = setTimeout(() => {
         if (!stream.closed && !stream.destroyed && stream.state.remoteClose !== 1) answer(res as Http2ServerResponse);
       }, timeoutMs);
+      timer.unref();
       const clear = () => clearTimeout(timer);
       req.once('end', clear);
       stream.once('close', clear);

@@ -59,7 +59,7 @@ export function answerTimedOutStream(res: Http2ServerResponse, extraHeaders: Rec
     return;
   }
   const body = bodyOf(TIMED_OUT.detail);
-  const fallback: Record<string, string> = { 'x-request-id': uuidv7(), 'x-content-type-options': 'nosniff', ...extraHeaders };
+  const fallback: Record<string, string> = { 'X-Request-Id': uuidv7(), 'X-Content-Type-Options': 'nosniff', ...extraHeaders };
   for (const [name, value] of Object.entries(fallback)) if (!res.hasHeader(name)) res.setHeader(name, value);
   res.writeHead(TIMED_OUT.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);

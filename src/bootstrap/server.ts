@@ -51,7 +51,7 @@ export async function startService(config: Config, overrides: AdapterOverrides =
   const callback = app.callback();
   const { requestTimeoutMs } = config;
   // Answers made outside Koa (refused-requests.ts) carry HSTS over TLS as Koa's do.
-  const refusalHeaders: Record<string, string> = tls ? { 'strict-transport-security': strictTransportSecurity(hsts) } : {};
+  const refusalHeaders: Record<string, string> = tls ? { 'Strict-Transport-Security': strictTransportSecurity(hsts) } : {};
   const transport =
     tls && certificates
       ? tlsTransport({ files: tls, certificates, listener: callback, logger, requestTimeoutMs, refusalHeaders })
