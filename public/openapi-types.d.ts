@@ -2062,6 +2062,7 @@ export interface paths {
                             /** @enum {string} */
                             status: "ok" | "error";
                             detail?: string;
+                            /** @description one entry per dependency: `database`, `graph_database`, `language_model` and `identity_provider` (the issuer's keys with AUTH_MODE=oidc, else `disabled`); `required` ones (READY_REQUIRED) decide the status */
                             checks: {
                                 [key: string]: {
                                     /** @enum {string} */
@@ -2124,6 +2125,7 @@ export interface paths {
                             /** @enum {string} */
                             status: "ok" | "error";
                             detail?: string;
+                            /** @description one entry per dependency: `database`, `graph_database`, `language_model` and `identity_provider` (the issuer's keys with AUTH_MODE=oidc, else `disabled`); `required` ones (READY_REQUIRED) decide the status */
                             checks: {
                                 [key: string]: {
                                     /** @enum {string} */
