@@ -27,6 +27,7 @@ const PART_SIZES = [600, 4096];
 const PARTS_IN_FLIGHT = 2;
 /** Silence kept around each part: little at the ends of the speech, a sentence's pause between parts. */
 const EDGE_MS = 60;
+const WARM_UP_TEXT = 'Warming up. One, two, three: ready?';
 const BETWEEN_MS = { after: 250, before: 40 };
 
 /** espeak-ng's words per minute for a speed of 0.5..2.0 (1.0 is its default, 175). */
@@ -135,6 +136,8 @@ export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
    */
   async warmUp(): Promise<void> {
     await Promise.all([this.runner.warmUp?.(), this.mp3.warmUp?.(), this.voiceCatalog()]);
+    // Then a text of two parts, end to end, so that this thread's part of the work is compiled too.
+    for await (const chunk of this.synthesize({ text: WARM_UP_TEXT, voice: 'en-us', speed: 1, format: 'mp3' })) void chunk;
   }
 
   private async speak(text: string, voice: string, speed: number, signal: AbortSignal, order: number): Promise<Int16Array> {
