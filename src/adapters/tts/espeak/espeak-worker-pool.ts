@@ -146,9 +146,13 @@ export class EspeakWorkerPool {
     }
   }
 
-  /** Once warmed, the pool keeps its full number of workers, each idle and ready. */
+  /** Once warmed, the pool keeps its full number of workers, each idle and ready (kept running until it has loaded). */
   private fill(): void {
-    while (this.warm && !this.closed && this.wasmModule && this.slots.size < this.size) this.release(this.spawn(this.wasmModule));
+    while (this.warm && !this.closed && this.wasmModule && this.slots.size < this.size) {
+      const slot = this.spawn(this.wasmModule);
+      this.idle.push(slot);
+      this.pump();
+    }
   }
 
   private spawn(wasmModule: CompiledModule): Slot {
@@ -166,6 +170,7 @@ export class EspeakWorkerPool {
       if (!('ready' in message)) return this.answer(slot, message);
       slot.loaded = message.ready;
       if (message.ready) this.counts.enginesLoaded++;
+      if (!slot.task) slot.worker.unref();
       settle(message.ready ? undefined : message.detail);
     });
     worker.on('error', (error) => this.retire(slot, `the synthesis worker failed: ${error.message}`));

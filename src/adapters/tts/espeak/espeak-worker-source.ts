@@ -19,7 +19,7 @@
  * memory saved once the runtime is up; each run restores that memory (and the stack pointer),
  * calls main() again and tidies the file system, so every run starts from the same state, as a
  * fresh instance would. The voice data embedded in memory is never written, so it is left out of
- * the copy. Voice files with capitals (gmw/en-US) get lower-case links, because eSpeak NG looks a
+ * the copy, and so are the zeros at its end (the heap not used yet), which are written as zeros. Voice files with capitals (gmw/en-US) get lower-case links, because eSpeak NG looks a
  * voice up by its lower-cased name and, not finding the file, reads every voice file to match it.
  */
 export const ESPEAK_WORKER_SOURCE = String.raw`
@@ -116,12 +116,20 @@ async function loadEspeak() {
   const { FS } = module;
   linkLowerCaseVoices(FS);
   const heap = module.HEAPU8;
-  const saved = savedRanges(module).map(([from, to]) => ({ from, bytes: heap.slice(from, to) }));
+  // Each range as its bytes up to its last non-zero one, then zeros (most of the heap, never used yet).
+  const saved = savedRanges(module).map(([from, to]) => {
+    let end = to;
+    while (end > from && heap[end - 1] === 0) end--;
+    return { from, bytes: heap.slice(from, end), zerosTo: to };
+  });
   const stackPointer = exports.stackSave();
   const encoder = new TextEncoder();
 
   function restore() {
-    for (const { from, bytes } of saved) heap.set(bytes, from);
+    for (const { from, bytes, zerosTo } of saved) {
+      heap.set(bytes, from);
+      heap.fill(0, from + bytes.length, zerosTo);
+    }
     exports.stackRestore(stackPointer);
   }
 
