@@ -1,4 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { espeakFiles } from '../../../src/adapters/tts/espeak/engine-files.js';
 import { EspeakWorkerPool } from '../../../src/adapters/tts/espeak/espeak-worker-pool.js';
@@ -90,6 +94,17 @@ describe('eSpeak NG worker pool (WebAssembly in worker threads)', function () {
     await pool.warmUp();
     expect(pool.stats).to.deep.equal({ workersStarted: 2, enginesLoaded: 2 });
     expect((await pool.espeak(wavArgs('gmw/en-US'), 'Still here.')).status).to.equal(0);
+  });
+
+  it('keeps the process alive while warming up, not once its workers are idle', () => {
+    const poolModule = new URL('../../../src/adapters/tts/espeak/espeak-worker-pool.ts', import.meta.url).href;
+    const script = `import { EspeakWorkerPool } from ${JSON.stringify(poolModule)}; const pool = new EspeakWorkerPool(2); await pool.warmUp(); console.log(JSON.stringify(pool.stats));`;
+    const file = join(mkdtempSync(join(tmpdir(), 'pool-')), 'warm-up.mts');
+    writeFileSync(file, script);
+    const run = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 50_000 });
+    expect(run.status, run.stderr).to.equal(0); // exited by itself: idle workers hold nothing open
+    expect(JSON.parse(run.stdout)).to.deep.equal({ workersStarted: 2, enginesLoaded: 2 });
+    pool = new EspeakWorkerPool(1);
   });
 
   it('refuses work once closed', async () => {
