@@ -68,7 +68,7 @@ function espeakModule(): Promise<CompiledModule> {
 /**
  * At most `size` worker threads running eSpeak NG and LAME (both WebAssembly), so synthesis
  * never holds up the event loop. A worker loads its engines once, when it starts, and keeps
- * them (about 50 MB each); workers start when first needed, or all at once by `warmUp`, and
+ * them (about 55 MB each); workers start when first needed, or all at once by `warmUp`, and
  * then stay (a worker stopped mid-job is replaced at once). Queued jobs go in `order` (lower
  * first, then first come): the parts of a text early in it before later ones. A job whose
  * signal aborts is dropped from the queue, or its worker is terminated mid-run.
