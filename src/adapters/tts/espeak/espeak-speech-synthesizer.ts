@@ -27,8 +27,9 @@ const PART_SIZES = [600, 4096];
 const PARTS_IN_FLIGHT = 2;
 /** Silence kept around each part: little at the ends of the speech, a sentence's pause between parts. */
 const EDGE_MS = 60;
-const WARM_UP_TEXT = 'Warming up. One, two, three: ready?';
 const BETWEEN_MS = { after: 250, before: 40 };
+/** Spoken once at warm-up: two sentences, so two parts, as a longer text would be. */
+const WARM_UP_TEXT = 'Warming up. One, two, three: ready?';
 
 /** espeak-ng's words per minute for a speed of 0.5..2.0 (1.0 is its default, 175). */
 export function wordsPerMinute(speed: number): number {
