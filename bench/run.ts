@@ -9,7 +9,8 @@
  *   roundtrips  PostgreSQL round trips and statements per request, counted on the wire
  *   coldstart   process start to first answered /v1/health: the compiled service vs tsx
  *   replies     durable replies: memory with slow readers, round trips per reply, delta latency across instances
- *   speech      POST /api/tts first audio byte and total time against native espeak-ng (| lame)
+ *   speech      POST /api/tts first audio byte and total time against native espeak-ng (| lame);
+ *               a fresh process's first request against its second
  *
  * The service is built first (`npm run build`), so the figures are of the code as it is.
  * Knobs (environment): BENCH_RUNS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,

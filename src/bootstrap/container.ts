@@ -37,12 +37,12 @@ import { identityFor } from './identity.js';
 import { Lifetime } from './lifetime.js';
 import { createLogger } from './logger.js';
 import { VERSION } from './project-files.js';
-import { checkSpeechVoices, speechSynthesizerFor } from './speech.js';
+import { checkSpeechVoices, speechSynthesizerFor, startSpeech } from './speech.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 
 /**
  * The composition root. Everything that takes time (connecting to and migrating the database,
- * checking the configured voices) happens here, once, before this returns; afterwards every
+ * warming up the speech engine, within TTS_WARMUP_MS, checking the configured voices) happens here, once, before this returns; afterwards every
  * binding is a ready value or a use case built on demand, so no order of `get` calls can fail.
  * Adapters are chosen once from config (or supplied by `overrides`) and are singletons; use
  * cases are transient, each bound once with the ports its constructor takes. What was opened
@@ -71,6 +71,7 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   const store = overrides.store ?? (await openStore(config, logger, metrics, lifetime));
   const graphStatusProbe = overrides.graphStatusProbe ?? lifetime.own(graphStatusProbeFor(config, logger, `assistant-backend/${VERSION}`));
   const speechSynthesizer = overrides.speechSynthesizer ?? speechSynthesizerFor(config.tts, lifetime);
+  await startSpeech(speechSynthesizer, config.tts, logger);
   await checkSpeechVoices(speechSynthesizer, personaSource, config.tts, logger);
   const speechCache = overrides.speechCache ?? new LruSpeechCache(config.tts.cacheBytes);
   const identity = await identityFor(config.auth, logger);

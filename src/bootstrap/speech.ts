@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { PersonaSource } from '../application/ports/persona-source.js';
 import type { SpeechSynthesizer } from '../application/ports/speech-synthesizer.js';
@@ -37,13 +38,44 @@ export function speechSynthesizerFor(tts: TtsConfig, lifetime: Lifetime): Speech
 }
 
 /**
+ * Start-up of the speech engine: it is named in the log, and eSpeak NG is warmed up, so that the
+ * first request is as fast as any other: its voices listed and, for the WebAssembly build, every
+ * worker started with its engines loaded and warmed (a few hundred milliseconds on two cores).
+ * Start-up waits for that at most `tts.warmUpMs` (0: not at all); past it start-up goes on, and
+ * so does the warm-up, in the background (a request meanwhile waits for what it needs). A failed
+ * warm-up is logged, not fatal: requests then report the engine's error. Other engines (an
+ * OpenAI-compatible API, a test's) have nothing to warm.
+ */
+export async function startSpeech(synthesizer: SpeechSynthesizer, tts: Pick<TtsConfig, 'warmUpMs'>, logger: Logger): Promise<void> {
+  logger.info({ engine: synthesizer.engine }, 'speech engine');
+  if (!(synthesizer instanceof EspeakSpeechSynthesizer)) return;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const warming = synthesizer.warmUp().then(
+    () => {
+      logger.info({ engine: synthesizer.engine, ms: elapsed() }, 'speech engine ready');
+      return true;
+    },
+    (error: unknown) => {
+      logger.warn({ engine: synthesizer.engine, detail: (error as Error).message }, 'the speech engine could not be warmed up; requests will load it');
+      return true;
+    },
+  );
+  if (tts.warmUpMs === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), tts.warmUpMs)));
+  const done = await Promise.race([warming, bound]);
+  clearTimeout(timer);
+  if (!done) logger.warn({ engine: synthesizer.engine, boundMs: tts.warmUpMs }, `the speech engine is still warming up after ${tts.warmUpMs} ms (TTS_WARMUP_MS); starting anyway`);
+}
+
+/**
  * Start-up check of the configured voices, made only when one is configured (listing
  * eSpeak NG's voices takes a moment). TTS_VOICE is a setting of this engine: unknown, the
  * service does not start. The persona's voice may have been chosen for another engine:
  * unknown, it is ignored with a warning and the engine's default speaks.
  */
 export async function checkSpeechVoices(synthesizer: SpeechSynthesizer, personas: PersonaSource, tts: TtsConfig, logger: Logger): Promise<void> {
-  logger.info({ engine: synthesizer.engine }, 'speech engine');
   const personaVoice = personas.persona().voice;
   if (tts.voice === undefined && personaVoice === null) return;
   if (tts.voice !== undefined && !(await synthesizer.findVoice(tts.voice))) {

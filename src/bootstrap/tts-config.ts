@@ -20,6 +20,7 @@ export const TTS_ENVIRONMENT = {
   TTS_MAX_CONCURRENT: integer(1, 64).default(2),
   TTS_MAX_QUEUE: integer(0, 10_000).default(16),
   TTS_TIMEOUT_MS: integer(100, 600_000).default(60_000),
+  TTS_WARMUP_MS: integer(0, 600_000).default(5_000),
 };
 
 type TtsEnvironment = z.output<z.ZodObject<typeof TTS_ENVIRONMENT>>;
@@ -38,6 +39,12 @@ export interface TtsConfig {
   maxConcurrent: number;
   maxQueue: number;
   timeoutMs: number;
+  /**
+   * Longest wait at start-up for the speech engine to warm up (voices listed; the WebAssembly
+   * build's workers started, their engines loaded); past it the service listens anyway and the
+   * engine finishes in the background. 0: do not wait.
+   */
+  warmUpMs: number;
   /** The OpenAI-compatible speech API (TTS_PROVIDER=openai). */
   openai: {
     /** Undefined means OpenAI's own API. */
@@ -59,6 +66,7 @@ export function ttsConfigFrom(env: TtsEnvironment): TtsConfig {
     maxConcurrent: env.TTS_MAX_CONCURRENT,
     maxQueue: env.TTS_MAX_QUEUE,
     timeoutMs: env.TTS_TIMEOUT_MS,
+    warmUpMs: env.TTS_WARMUP_MS,
     openai: {
       baseUrl: env.TTS_BASE_URL,
       apiKey: env.TTS_API_KEY,

@@ -12,7 +12,10 @@ export const MP3_KBPS = 64;
 export interface Mp3Encoder {
   /** Names the encoder and version: part of the engine's name, so of cache keys. */
   readonly name: string;
-  encode(samples: Int16Array, sampleRate: number, signal?: AbortSignal): Promise<Uint8Array>;
+  /** When encodings must wait for a turn, those of a lower `order` (a part's place in its text) go first. */
+  encode(samples: Int16Array, sampleRate: number, signal?: AbortSignal, order?: number): Promise<Uint8Array>;
+  /** Loads whatever the encoder loads before it can encode, so that the first text does not wait for it. */
+  warmUp?(): Promise<void>;
 }
 
 /** Debian's `lame` (or any on the PATH), when installed. */

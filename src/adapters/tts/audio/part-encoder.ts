@@ -23,8 +23,10 @@ export function partEncoder(format: AudioFormat, sampleRate: number, encoders: E
       return wavParts(sampleRate);
     case 'pcm':
       return pcmParts(sampleRate);
-    case 'mp3':
-      return { encode: async (samples, _last, signal) => [{ bytes: await encoders.mp3.encode(samples, sampleRate, signal) }] };
+    case 'mp3': {
+      let part = 0;
+      return { encode: async (samples, _last, signal) => [{ bytes: await encoders.mp3.encode(samples, sampleRate, signal, part++) }] };
+    }
     default:
       throw new Error(`no encoder for ${format}`);
   }

@@ -12,8 +12,13 @@ export interface EspeakUtterance {
 export interface EspeakRunner {
   /** Names the build, e.g. `espeak-ng 1.51 native`: part of the engine's name, so of cache keys. */
   readonly name: string;
-  /** The WAV file eSpeak NG made of the text (SpeechEngineFailedError when it made none). */
-  speak(utterance: EspeakUtterance, signal?: AbortSignal): Promise<Uint8Array>;
+  /**
+   * The WAV file eSpeak NG made of the text (SpeechEngineFailedError when it made none). When
+   * runs must wait for a turn, those of a lower `order` (a part's place in its text) go first.
+   */
+  speak(utterance: EspeakUtterance, signal?: AbortSignal, order?: number): Promise<Uint8Array>;
   /** The lines of `espeak-ng --voices` (`which` = 'languages') or `--voices=variant`. */
   listVoices(which: 'languages' | 'variants'): Promise<string[]>;
+  /** Loads whatever the build loads before it can speak, so that the first text does not wait for it. */
+  warmUp?(): Promise<void>;
 }

@@ -20,7 +20,7 @@ const [MIN_WPM, MAX_WPM] = [80, 450];
 /**
  * The most text in each part after the first sentence: a small second part, so audio keeps
  * coming while the rest is spoken, then large ones, since each part costs an engine start
- * (~20 ms native, ~200 ms WebAssembly).
+ * (~10 ms native, a process; ~3 ms WebAssembly, its warm instance's memory restored).
  */
 const PART_SIZES = [600, 4096];
 /** Parts being spoken at once, at most: the next is spoken while one is encoded and sent. */
@@ -28,6 +28,8 @@ const PARTS_IN_FLIGHT = 2;
 /** Silence kept around each part: little at the ends of the speech, a sentence's pause between parts. */
 const EDGE_MS = 60;
 const BETWEEN_MS = { after: 250, before: 40 };
+/** Spoken once at warm-up: two sentences, so two parts, as a longer text would be. */
+const WARM_UP_TEXT = 'Warming up. One, two, three: ready?';
 
 /** espeak-ng's words per minute for a speed of 0.5..2.0 (1.0 is its default, 175). */
 export function wordsPerMinute(speed: number): number {
@@ -99,25 +101,27 @@ export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
     // Our own signal too: a part spoken ahead is stopped when the caller stops reading.
     const stop = new AbortController();
     const stopped = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
-    const speak = (text: string) => {
-      const speech = this.speak(text, voice.espeakName, request.speed, stopped);
+    const speak = (text: string, order: number) => {
+      const speech = this.speak(text, voice.espeakName, request.speed, stopped, order);
       speech.catch(() => {}); // read below, or abandoned with the synthesis
       return speech;
     };
     const encoder = partEncoder(request.format, SAMPLE_RATE, { mp3: this.mp3 });
     const speeches: Promise<Int16Array>[] = [];
     const speakUpTo = (count: number) => {
-      while (speeches.length < Math.min(count, parts.length)) speeches.push(speak(parts[speeches.length]!));
+      while (speeches.length < Math.min(count, parts.length)) speeches.push(speak(parts[speeches.length]!, speeches.length));
     };
     try {
       speakUpTo(PARTS_IN_FLIGHT);
       for (let i = 0; i < parts.length; i++) {
         const samples = await speeches[i]!;
-        speakUpTo(i + 1 + PARTS_IN_FLIGHT);
         const first = i === 0;
         const last = i === parts.length - 1;
         const kept = limitSilence(samples, SAMPLE_RATE, { startMs: first ? EDGE_MS : BETWEEN_MS.before, endMs: last ? EDGE_MS : BETWEEN_MS.after });
-        yield* await encoder.encode(kept, last, stopped);
+        // This part's encoding is asked for before the next part's speech, so it is not queued behind it.
+        const encoded = encoder.encode(kept, last, stopped);
+        speakUpTo(i + 1 + PARTS_IN_FLIGHT);
+        yield* await encoded;
       }
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
@@ -127,8 +131,18 @@ export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
     }
   }
 
-  private async speak(text: string, voice: string, speed: number, signal: AbortSignal): Promise<Int16Array> {
-    const wav = await this.runner.speak({ voice, wordsPerMinute: wordsPerMinute(speed), text }, signal);
+  /**
+   * Loads the engines and lists the voices, so that the first request waits for neither (the
+   * WebAssembly build: its workers started, each with its engines loaded and warmed).
+   */
+  async warmUp(): Promise<void> {
+    await Promise.all([this.runner.warmUp?.(), this.mp3.warmUp?.(), this.voiceCatalog()]);
+    // Then a text of two parts, end to end, so that this thread's part of the work is compiled too.
+    for await (const chunk of this.synthesize({ text: WARM_UP_TEXT, voice: 'en-us', speed: 1, format: 'mp3' })) void chunk;
+  }
+
+  private async speak(text: string, voice: string, speed: number, signal: AbortSignal, order: number): Promise<Int16Array> {
+    const wav = await this.runner.speak({ voice, wordsPerMinute: wordsPerMinute(speed), text }, signal, order);
     try {
       const audio = readWav(wav);
       if (audio.sampleRate !== SAMPLE_RATE) throw new Error(`${audio.sampleRate} Hz instead of ${SAMPLE_RATE}`);

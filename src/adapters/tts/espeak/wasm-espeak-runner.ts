@@ -11,13 +11,18 @@ export class WasmEspeakRunner implements EspeakRunner {
     this.name = `espeak-ng@${espeakFiles().version} wasm`;
   }
 
-  async speak({ voice, wordsPerMinute, text }: EspeakUtterance, signal?: AbortSignal): Promise<Uint8Array> {
+  async speak({ voice, wordsPerMinute, text }: EspeakUtterance, signal?: AbortSignal, order = 0): Promise<Uint8Array> {
     const args = ['-b', '1', '-v', voice, '-s', String(wordsPerMinute), '-w', '/output.wav', '-f', '/input.txt'];
-    const run = await this.pool.espeak(args, text, signal);
+    const run = await this.pool.espeak(args, text, signal, order);
     if (run.status !== 0 || !run.output) {
       throw new SpeechEngineFailedError(`eSpeak NG could not speak the text: ${problems(run.stderr) || `exit status ${run.status}`}`);
     }
     return run.output;
+  }
+
+  /** Every worker started, its engines loaded and warmed. */
+  warmUp(): Promise<void> {
+    return this.pool.warmUp();
   }
 
   async listVoices(which: 'languages' | 'variants'): Promise<string[]> {

@@ -10,8 +10,13 @@ export class WasmLameEncoder implements Mp3Encoder {
     this.name = `lame wasm-media-encoders@${wasmLameFiles().version}`;
   }
 
-  async encode(samples: Int16Array, sampleRate: number, signal?: AbortSignal): Promise<Uint8Array> {
+  async encode(samples: Int16Array, sampleRate: number, signal?: AbortSignal, order = 0): Promise<Uint8Array> {
     // The samples' buffer moves to the worker: encode a copy, the caller may still hold them.
-    return (await this.pool.mp3(samples.slice(), sampleRate, MP3_KBPS, signal)).output;
+    return (await this.pool.mp3(samples.slice(), sampleRate, MP3_KBPS, signal, order)).output;
+  }
+
+  /** Every worker started, its engines loaded and warmed (the pool is eSpeak NG's too). */
+  warmUp(): Promise<void> {
+    return this.pool.warmUp();
   }
 }
