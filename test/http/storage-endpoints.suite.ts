@@ -13,7 +13,9 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
   after(() => service.stop());
 
   const save = (body: Record<string, unknown>) => service.post('/api/chat/saveMessage', body);
-  const load = (body: Record<string, unknown>) => service.post('/api/chat/loadMessages', body);
+  // Every message in the conversation order (created_at, then insertion): these tests write out of
+  // order on purpose. Branch listings are covered by conversation-tree.test.ts.
+  const load = (body: Record<string, unknown>) => service.post('/api/chat/loadMessages', { branch: 'all', ...body });
   const texts = (res: { json: { messages: { text: string }[] } }) => res.json.messages.map((m) => m.text);
   const aConversation = () => ({ user_id: uid('user'), conversation_id: uid('conv') });
 
