@@ -137,7 +137,7 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
       expect(res.json).to.include({ status: 'ok', conversation_id: ids.conversation_id, next_cursor: null });
       expect(texts(res)).to.deep.equal(expected(5));
       expect(Object.keys(res.json.messages[0]).sort()).to.deep.equal(
-        ['conversation_id', 'created_at', 'message_id', 'metadata', 'role', 'status', 'text', 'user_id'].sort(),
+        ['conversation_id', 'created_at', 'message_id', 'metadata', 'parent_id', 'role', 'status', 'text', 'user_id'].sort(),
       );
     });
 

@@ -98,7 +98,11 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       regenerate: optionalId().meta({ description: 'instead of `text`: answer again this user message, or the one this reply answers (a sibling of the earlier replies)' }),
     })
       // Named even when other fields are wrong too, as a field's own "is required" is.
-      .refine((value) => value.text !== undefined || value.regenerate !== undefined, { path: ['text'], message: 'is required', when: () => true })
+      .refine((value) => value.text !== undefined || value.regenerate !== undefined, {
+        path: ['text'],
+        message: 'is required',
+        when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+      })
       .superRefine((value, ctx) => {
       if (value.text !== undefined && value.regenerate !== undefined) ctx.addIssue({ code: 'custom', path: ['regenerate'], message: 'must not be given together with text' });
       if (value.regenerate !== undefined && value.conversation_id === undefined) ctx.addIssue({ code: 'custom', path: ['conversation_id'], message: 'is required with regenerate' });

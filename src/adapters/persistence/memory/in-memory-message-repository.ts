@@ -54,7 +54,8 @@ export class InMemoryMessageRepository implements MessageRepository {
     const claimed = await conversations.claim(conversation);
     await conversations.touch(claimed.conversationId, conversation.createdAt);
     const inserted = await this.insert(placed);
-    if (placed.length > 0) this.moveHead(claimed.conversationId, placed.at(-1)!.messageId);
+    // The last message inserted becomes the head (one not inserted never does).
+    if (inserted.length > 0) this.moveHead(claimed.conversationId, inserted.at(-1)!);
     return { conversation: claimed, taken: [], inserted: placed.filter((m) => inserted.includes(m.messageId)).map((m) => ({ messageId: m.messageId, parentId: m.parentId })), unknownParents: [] };
   }
 

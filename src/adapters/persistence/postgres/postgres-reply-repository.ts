@@ -95,8 +95,8 @@ export class PostgresReplyRepository implements ReplyRepository {
          from question q
          where q.user_id = ${reply.userId} and not exists (select 1 from running) and exists (select 1 from locked)
          on conflict do nothing returning *),
-       moved as (
-         update conversations set head_id = (select message_id from opened), active_at = greatest(active_at, (select created_at from opened))
+       touched as (
+         update conversations set active_at = greatest(active_at, (select created_at from opened))
          where conversation_id = ${conversationId} and exists (select 1 from opened)),
        ${pathUp('above', sql`select parent_id from question`, conversationId, start.historyLimit * 2)},
        history as (
@@ -136,8 +136,8 @@ export class PostgresReplyRepository implements ReplyRepository {
          on conflict do nothing returning *),
        reopened as (select * from replaced union all select * from added),
        moved as (
-         update conversations c set head_id = (select message_id from reopened)
-         where c.conversation_id = ${reply.conversationId} and exists (select 1 from reopened)),
+         update conversations c set head_id = (select message_id from replaced)
+         where c.conversation_id = ${reply.conversationId} and exists (select 1 from replaced)),
        children as (update messages set parent_id = ${reply.messageId} where parent_id in (${latest}) and exists (select 1 from replaced))
        select * from reopened`,
     );

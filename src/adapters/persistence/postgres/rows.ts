@@ -145,20 +145,19 @@ export function treeInput(conversationId: string, messages: readonly Message[], 
 
 /**
  * The CTEs that claim `conversation` and store the `input` rows (treeInput) in it, within one
- * statement: `claimed` (the conversation created, or its last activity and head moved — the
- * head to the last message sent; empty when another user owns it, or when `taken` or
- * `unknown_parent` holds anything), `owner` (its user, stored with a conversation that was
- * created) and `inserted` (the ids stored, with their parents; a conflict skips the row).
+ * statement: `claimed` (the conversation created, or its last activity moved; empty when another
+ * user owns it, or when `taken` or `unknown_parent` holds anything), `owner` (its user, stored with
+ * a conversation that was created) and `inserted` (the ids stored, with their parents; a conflict
+ * skips the row). The last message inserted becomes the head: the `messages` insert trigger moves it
+ * (Migration20261126000000), so a message that was not inserted never does.
  */
 export function claimAndInsert(conversation: Conversation, messages: readonly Message[]): Sql {
   const { conversationId, userId, createdAt } = conversation;
-  const headId = messages.at(-1)?.messageId ?? null;
   return sql`claimed as (
-         insert into conversations (conversation_id, user_id, created_at, active_at, head_id)
-         select ${conversationId}, ${userId}, ${createdAt}, ${createdAt}, ${headId}
+         insert into conversations (conversation_id, user_id, created_at, active_at)
+         select ${conversationId}, ${userId}, ${createdAt}, ${createdAt}
          where not exists (select 1 from taken) and not exists (select 1 from unknown_parent)
-         on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at),
-           head_id = coalesce(excluded.head_id, conversations.head_id)
+         on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
            where conversations.user_id = excluded.user_id
          returning *, xmax = 0 as created),
        owner as (

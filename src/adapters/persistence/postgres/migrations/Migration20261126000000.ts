@@ -1,6 +1,27 @@
 import { Migration } from '@mikro-orm/migrations';
 import { inBatches } from './batches.js';
 
+const countTrigger = (onInsert: string) => `create or replace function "count_conversation_messages"() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'INSERT' then
+          ${onInsert}
+        else
+          update "conversations" c set "message_count" = c."message_count" - n.count
+            from (select "conversation_id", count(*) as count from old_rows group by 1) n
+            where c."conversation_id" = n."conversation_id";
+        end if;
+        return null;
+      end $$`;
+
+const HEAD_FOLLOWS_INSERTS = countTrigger(`update "conversations" c set "message_count" = c."message_count" + n.count, "head_id" = n.last_id
+            from (select "conversation_id", count(*) as count, (array_agg("message_id" order by "seq" desc))[1] as last_id
+                  from new_rows group by 1) n
+            where c."conversation_id" = n."conversation_id";`);
+
+const COUNTS_ONLY = countTrigger(`update "conversations" c set "message_count" = c."message_count" + n.count
+            from (select "conversation_id", count(*) as count from new_rows group by 1) n
+            where c."conversation_id" = n."conversation_id";`);
+
 /** Conversations linked per batch: their messages are read and written together. */
 const BATCH_CONVERSATIONS = 200;
 
@@ -27,6 +48,9 @@ export class Migration20261126000000 extends Migration {
     await this.execute(`create index concurrently if not exists "messages_replies" on "messages" ("reply_to", "created_at", "seq") where "reply_to" is not null`);
     await this.execute(`create unique index concurrently if not exists "messages_one_reply_in_progress" on "messages" ("reply_to") where "status" = 'in_progress'`);
     await this.execute(`alter table "messages" drop constraint if exists "messages_reply_to_unique"`);
+    // The last message a statement inserts into a conversation becomes its head, whatever wrote it:
+    // the trigger that keeps the counts knows which messages a statement actually inserted.
+    await this.execute(HEAD_FOLLOWS_INSERTS);
     await inBatches(
       this,
       `with batch as (
@@ -49,6 +73,7 @@ export class Migration20261126000000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    await this.execute(COUNTS_ONLY);
     await this.execute(`drop index if exists "messages_one_reply_in_progress"`);
     await this.execute(`drop index if exists "messages_replies"`);
     await this.execute(`drop index if exists "messages_children"`);
