@@ -9,7 +9,7 @@ import { state } from './state.js';
 /** @typedef {import('./api-types.js').Siblings} Siblings */
 
 /** The buttons that start a reply or change the branch: none while a reply is being read. */
-const TREE_BUTTONS = '.message__edit, .message__regenerate, .message__versions button';
+const TREE_BUTTONS = '.message__edit, .message__regenerate, .message__versions button, .message__editor-send';
 
 /**
  * Its parent and its versions, as far as `message` tells them (a message not stored yet tells
@@ -80,7 +80,10 @@ export function openEditor(item, text) {
   field.value = text ?? shown.textContent ?? '';
   const hint = element('p', { class: 'message__editor-hint' }, 'Sending makes a new version of this message; ‹ › shows the old one again.');
   const buttons = element('div', { class: 'message__editor-actions' });
-  buttons.append(element('button', { type: 'submit', class: 'message__editor-send' }, 'Send'), element('button', { type: 'button', class: 'message__editor-cancel' }, 'Cancel'));
+  buttons.append(
+    element('button', { type: 'submit', class: 'message__editor-send', 'aria-label': 'Send the edited message' }, 'Send'),
+    element('button', { type: 'button', class: 'message__editor-cancel', 'aria-label': 'Cancel the edit' }, 'Cancel'),
+  );
   form.append(field, hint, buttons);
   shown.hidden = true;
   find(item, '.message__actions', HTMLElement).hidden = true;

@@ -79,6 +79,13 @@ describe('demo page in Chromium, with identity on', function () {
     expect(listed.json.conversations).to.have.length(1);
     expect(await page.evaluate(`sessionStorage.getItem('assistant-demo.access_token')`)).to.equal(token);
     expect(await page.evaluate(`JSON.stringify(localStorage)`)).not.to.include(token);
+
+    // Versions too: a reply asked for again, then the first one shown again (switchBranch).
+    const versions = `document.querySelector('#message-list .message--assistant .message__versions')?.textContent`;
+    await page.locator('#message-list .message--assistant .message__regenerate').click();
+    await waitUntil(`${versions} === '‹ 2/2 ›' && !document.querySelector('#send').disabled`);
+    await page.locator('#message-list .message--assistant .message__version--previous').click();
+    await waitUntil(`${versions} === '‹ 1/2 ›'`);
   });
 
   it("a user name other than the token's gets the service's 403 detail", async () => {

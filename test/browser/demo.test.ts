@@ -600,6 +600,10 @@ describe('demo page in Chromium: replies that outlive their connection', functio
   /** Stops the reply streaming now with `press` and checks what the service and the page did. */
   const stopWith = async (press: () => Promise<void>) => {
     await waitUntil(`${streamingText}.split(' ').length >= 3`);
+    const versionButtons = `[...document.querySelectorAll('#message-list :is(.message__edit:not([hidden]), .message__regenerate)')]`;
+    expect(await page.evaluate(`${versionButtons}.map((button) => button.disabled)`), 'no edit or regenerate while a reply streams').to.satisfy(
+      (disabled: boolean[]) => disabled.length > 0 && disabled.every(Boolean),
+    );
     const stopRequest = page.waitForRequest((request) => /\/v1\/chat\/stream\/[^/]+\/stop$/.test(request.url()));
     await press();
     const request = await stopRequest;
@@ -621,6 +625,7 @@ describe('demo page in Chromium: replies that outlive their connection', functio
     expect(await item.getAttribute('data-finish-reason')).to.equal('cancelled');
     expect(await item.locator('.message__flag').textContent()).to.equal('stopped');
     expect(await item.locator('.message__delete').isDisabled()).to.equal(false);
+    expect(await item.locator('.message__regenerate').isDisabled(), 'a stopped reply can be asked for again').to.equal(false);
   };
 
   it('stops a reply with the Stop button and with Escape: the service stores it cancelled', async () => {
