@@ -158,7 +158,7 @@ export async function* streamChat(request, signal) {
 export async function* resumeReply(messageId, userId, after, signal) {
   const query = new URLSearchParams({ user_id: userId, after: String(after) });
   const response = await fetch(`v1/chat/stream/${encodeURIComponent(messageId)}?${query}`, {
-    headers: { accept: 'text/event-stream' },
+    headers: { accept: 'text/event-stream', ...authHeaders() },
     signal,
   });
   yield* chatEvents(response, signal);
