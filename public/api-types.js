@@ -22,6 +22,8 @@
  */
 
 /** @typedef {Schemas['Message']} Message */
+/** A message of a branch listing, with its `siblings` (the "‹ 2/3 ›" control). @typedef {Schemas['BranchMessage']} BranchMessage */
+/** @typedef {Schemas['Siblings']} Siblings */
 /** @typedef {Schemas['Conversation']} ConversationSummary */
 /** @typedef {Answer<'/api/chat/loadMessages', 'post'>} MessagePage */
 /** @typedef {Answer<'/api/chat/deleteMessages', 'delete'>} DeleteResult */
@@ -30,6 +32,8 @@
 /** @typedef {Schemas['StoppedReply']} StopResult */
 /** @typedef {RequestBody<'/api/chat/loadMessages', 'post'>} LoadMessagesRequest */
 /** @typedef {RequestBody<'/api/chat/deleteMessages', 'delete'>} DeleteMessagesRequest */
+/** @typedef {RequestBody<'/api/chat/switchBranch', 'post'>} SwitchBranchRequest */
+/** @typedef {Answer<'/api/chat/switchBranch', 'post'>} SwitchBranchResult */
 /** `POST v1/chat/stream` (the body of `POST v1/chat` too, with `speech`). @typedef {RequestBody<'/v1/chat/stream', 'post'>} ChatRequest */
 
 /**
@@ -56,8 +60,9 @@
  */
 
 /**
- * What the page needs to show a message: a stored one, or one not stored yet (no id).
- * @typedef {Pick<Message, 'role' | 'text'> & Partial<Pick<Message, 'message_id' | 'created_at' | 'metadata' | 'status'>>} MessageDraft
+ * What the page needs to show a message: a stored one (from a branch listing, with its place in
+ * the tree), or one not stored yet (no id).
+ * @typedef {Pick<Message, 'role' | 'text'> & Partial<Pick<BranchMessage, 'message_id' | 'created_at' | 'metadata' | 'status' | 'parent_id' | 'siblings'>>} MessageDraft
  */
 
 export {};

@@ -15,6 +15,8 @@ import { readEventStream } from './sse.js';
 /** @typedef {import('./api-types.js').MessagePage} MessagePage */
 /** @typedef {import('./api-types.js').Persona} Persona */
 /** @typedef {import('./api-types.js').StopResult} StopResult */
+/** @typedef {import('./api-types.js').SwitchBranchRequest} SwitchBranchRequest */
+/** @typedef {import('./api-types.js').SwitchBranchResult} SwitchBranchResult */
 
 export class ApiError extends Error {
   /** @param {number} status @param {string} detail */
@@ -69,6 +71,15 @@ export async function loadMessages(request) {
 /** @param {DeleteMessagesRequest} request */
 export async function deleteMessages(request) {
   return /** @type {DeleteResult} */ (await requestJson('DELETE', 'api/chat/deleteMessages', request));
+}
+
+/**
+ * Makes the branch through `message_id` the active one: the head becomes the newest message
+ * under it (what "‹ 2/3 ›" needs, given the sibling's id).
+ * @param {SwitchBranchRequest} request
+ */
+export async function switchBranch(request) {
+  return /** @type {SwitchBranchResult} */ (await requestJson('POST', 'api/chat/switchBranch', request));
 }
 
 /**
@@ -147,7 +158,7 @@ export async function* streamChat(request, signal) {
 export async function* resumeReply(messageId, userId, after, signal) {
   const query = new URLSearchParams({ user_id: userId, after: String(after) });
   const response = await fetch(`v1/chat/stream/${encodeURIComponent(messageId)}?${query}`, {
-    headers: { accept: 'text/event-stream' },
+    headers: { accept: 'text/event-stream', ...authHeaders() },
     signal,
   });
   yield* chatEvents(response, signal);

@@ -8,8 +8,10 @@
 // one), state.js (what the page knows; id-rule.js, generated, what an id may be), dom.js and render-*.js (building the DOM), and the flows
 // that join them: chat.js (sending, the streamed reply; reply-follow.js keeps it going across
 // dropped connections; speech.js speaks it), messages.js (paging, delete, speech),
-// conversation-list.js, session.js (the user, the conversation shown), about.js (persona, status).
+// conversation-list.js, session.js (the user, the conversation shown), about.js (persona, status),
+// branches.js (edit, regenerate, "‹ 2/3 ›"; render-tree.js and tree.js show the tree).
 import { loadGraphStatus, loadPersona } from './about.js';
+import { cancelEdit, regenerate, showVersion, startEdit, submitEdit } from './branches.js';
 import { sendMessage, stopReply } from './chat.js';
 import { storedToken, useToken } from './credentials.js';
 import { loadConversations } from './conversation-list.js';
@@ -84,6 +86,29 @@ ui.messageList.addEventListener('click', (event) => {
   const note = find(item, '.message__note', HTMLElement);
   if (button.classList.contains('message__play')) void playMessage(item, button, note);
   else if (button.classList.contains('message__delete')) void deleteMessage(item, button, note);
+  else if (button.classList.contains('message__edit')) startEdit(item);
+  else if (button.classList.contains('message__editor-cancel')) cancelEdit(item);
+  else if (button.classList.contains('message__regenerate')) void regenerate(item);
+  else if (button.classList.contains('message__version')) void showVersion(item, button);
+});
+// The editor of a message (Edit): Enter sends, Shift+Enter is a new line, Escape cancels.
+ui.messageList.addEventListener('submit', (event) => {
+  const form = event.target;
+  const item = form instanceof HTMLFormElement ? form.closest('li.message') : null;
+  event.preventDefault();
+  if (form instanceof HTMLFormElement && item instanceof HTMLElement) void submitEdit(item, form);
+});
+ui.messageList.addEventListener('keydown', (event) => {
+  const field = event.target instanceof HTMLTextAreaElement ? event.target : null;
+  const item = field?.closest('li.message');
+  if (!field?.form || !(item instanceof HTMLElement) || event.isComposing) return;
+  if (event.key === 'Enter' && !event.shiftKey) {
+    event.preventDefault();
+    field.form.requestSubmit();
+  } else if (event.key === 'Escape') {
+    event.stopPropagation(); // closes the editor, and stops no reply
+    cancelEdit(item);
+  }
 });
 
 ui.moreConversations.addEventListener('click', () => void loadConversations({ append: true }));

@@ -8,14 +8,22 @@ import { announce, find, nearBottom, scrollToBottom, ui } from './dom.js';
 import { loadConversations } from './conversation-list.js';
 import { codePoints, followReply } from './reply-follow.js';
 import { finishReply, markUnfinished, renderMessage, renderStreamingReply, setMessageIdentity, showConversationError, updateEmptyNote } from './render-messages.js';
+import { setTreeBusy } from './render-tree.js';
 import { queueSpeech, speakingChosen, stopSpeaking } from './speech.js';
 import { setHash, state } from './state.js';
+import { refreshTree } from './tree.js';
 
 /** @typedef {import('./api-types.js').ChatRequest} ChatRequest */
 /** @typedef {import('./api-types.js').StreamStart} StreamStart */
 /** @typedef {import('./reply-follow.js').FollowEvent} FollowEvent */
 /** @typedef {import('./state.js').ReplyInFlight} ReplyInFlight */
 /** @typedef {{item: HTMLElement | null, text: HTMLElement | null}} ShownReply */
+/**
+ * A message that is not simply the next one: an edit (`parentId`, the parent of the message
+ * edited), or a reply asked for again (`regenerate`, a reply's id; no text). `undo` puts back
+ * what the page took away for it when the service refuses it.
+ * @typedef {{parentId?: string, regenerate?: string, undo?: () => void}} TurnOptions
+ */
 
 /** How long a stopped reply may take to end its stream before the page drops the connection. */
 const STOP_WAIT_MS = 5000;
@@ -35,22 +43,29 @@ function endReply(current) {
   setStreaming(false);
 }
 
-/** @param {string} text */
-export async function sendMessage(text) {
+/**
+ * Sends a message (or asks again for a reply) and streams the reply in.
+ * @param {string} text @param {TurnOptions} [options]
+ */
+export async function sendMessage(text, { parentId, regenerate, undo } = {}) {
   if (!state.userId || state.streaming) return;
   const current = beginReply(null);
   const view = state.view;
 
-  const userItem = renderMessage({ role: 'user', text, created_at: new Date().toISOString() });
-  userItem.classList.add('is-pending');
-  ui.messageList.append(userItem);
+  const userItem = regenerate ? null : renderMessage({ role: 'user', text, created_at: new Date().toISOString() });
+  if (userItem) {
+    userItem.classList.add('is-pending');
+    ui.messageList.append(userItem);
+  }
   updateEmptyNote();
   scrollToBottom();
 
   /** @type {ShownReply} */
   const shown = { item: null, text: null };
   /** @type {ChatRequest} */
-  const request = { text, user_id: state.userId, ...(state.conversationId ? { conversation_id: state.conversationId } : {}) };
+  const request = { user_id: state.userId, ...(state.conversationId ? { conversation_id: state.conversationId } : {}) };
+  if (regenerate) request.regenerate = regenerate;
+  else Object.assign(request, { text }, parentId ? { parent_id: parentId } : {});
   if (speakingChosen()) request.speech = { format: 'mp3' };
   /** @param {StreamStart} data */
   const onStart = (data) => {
@@ -60,8 +75,10 @@ export async function sendMessage(text) {
       state.olderCursor = null; // a new conversation: nothing older to load
       void loadConversations();
     }
-    userItem.classList.remove('is-pending');
-    setMessageIdentity(userItem, data.user_message_id, null);
+    if (userItem) {
+      userItem.classList.remove('is-pending');
+      setMessageIdentity(userItem, data.user_message_id, null);
+    }
     ({ item: shown.item, text: shown.text } = renderStreamingReply(data.message_id));
     ui.messageList.append(shown.item);
     scrollToBottom();
@@ -70,18 +87,22 @@ export async function sendMessage(text) {
   try {
     await showReply(followReply(streamChat(request, signal), { userId: state.userId, signal }), current, shown, onStart);
   } catch (error) {
-    userItem.classList.remove('is-pending');
-    if (!signal.aborted && !shown.item && !userItem.dataset.messageId) {
+    userItem?.classList.remove('is-pending');
+    if (!signal.aborted && !shown.item && !userItem?.dataset.messageId) {
       // Refused before anything was stored (a 400, 404, 409...): give the text back to edit.
-      userItem.remove();
-      if (!ui.text.value) ui.text.value = text;
+      userItem?.remove();
+      if (undo) undo();
+      else if (!ui.text.value) ui.text.value = text;
       showConversationError(describeError(error));
     } else {
       showBroken(error, current, shown, view);
     }
   } finally {
     endReply(current);
-    if (view === state.view) void loadConversations();
+    if (view === state.view) {
+      void loadConversations();
+      void refreshTree(); // its parent, and "‹ 2/2 ›" after an edit or a regenerated reply
+    }
   }
 }
 
@@ -208,5 +229,6 @@ export function setStreaming(busy) {
   ui.stop.hidden = !busy;
   ui.stop.disabled = false;
   ui.composer.setAttribute('aria-busy', String(busy));
+  setTreeBusy(busy);
   if (!busy && document.activeElement === ui.stop) ui.text.focus();
 }

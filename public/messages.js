@@ -5,6 +5,7 @@ import { announce, element, scrollToBottom, ui } from './dom.js';
 import { loadConversations } from './conversation-list.js';
 import { renderMessage, showConversationError, updateEmptyNote } from './render-messages.js';
 import { PAGE_SIZE, state } from './state.js';
+import { refreshTree } from './tree.js';
 
 /** @typedef {import('./api-types.js').LoadMessagesRequest} LoadMessagesRequest */
 
@@ -86,6 +87,7 @@ export async function deleteMessage(item, button, note) {
     }
     announce('Message deleted');
     void loadConversations();
+    void refreshTree(); // its children now follow its parent: their versions may have changed
   } catch (error) {
     button.disabled = false;
     note.textContent = `Not deleted: ${describeError(error)}`;

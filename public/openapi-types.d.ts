@@ -14,7 +14,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message and get the reply
-         * @description Without `conversation_id` a new conversation starts. A repeated `message_id` replays the stored reply (or waits for it while it is still written; a reply that was cut short is asked for again and replaced); reused with other text it is 409.
+         * @description Without `conversation_id` a new conversation starts. The question follows the head (the end of the active branch), or `parent_id`: an edit names the parent of the message it replaces, and the new question and its reply form a branch beside the old one. `regenerate` (instead of `text`) answers a user message again (or the one a reply answers): a sibling of the earlier replies; 409 while a reply to it is in progress. The reply becomes the head. The model sees only the answered branch. A repeated `message_id` replays the stored reply (or waits for it while it is still written; a reply that was cut short is asked for again and replaced); reused with other text or another `parent_id` it is 409.
          */
         post: {
             parameters: {
@@ -27,11 +27,15 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @description Non-empty after trimming; at most 32000 Unicode code points; no NUL character or lone surrogate */
-                        text: string;
+                        text?: string;
                         /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
                         user_id: string;
                         conversation_id?: string | null;
                         message_id?: string | null;
+                        /** @description the message the question follows: an edit names the parent of the message it replaces; absent: the head */
+                        parent_id?: string | null;
+                        /** @description instead of `text`: answer again this user message, or the one this reply answers (a sibling of the earlier replies) */
+                        regenerate?: string | null;
                     };
                 };
             };
@@ -202,11 +206,15 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @description Non-empty after trimming; at most 32000 Unicode code points; no NUL character or lone surrogate */
-                        text: string;
+                        text?: string;
                         /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
                         user_id: string;
                         conversation_id?: string | null;
                         message_id?: string | null;
+                        /** @description the message the question follows: an edit names the parent of the message it replaces; absent: the head */
+                        parent_id?: string | null;
+                        /** @description instead of `text`: answer again this user message, or the one this reply answers (a sibling of the earlier replies) */
+                        regenerate?: string | null;
                         /** @description Speak the reply while it streams: one `event: audio` per finished sentence (format `mp3` unless told) */
                         speech?: {
                             voice?: string | null;
@@ -694,7 +702,7 @@ export interface paths {
         put?: never;
         /**
          * Save a message
-         * @description Creates the user and conversation if new. The same message again: 200 with the stored one; the same id with other content: 409.
+         * @description Creates the user and conversation if new. The message follows the head, or `parent_id` (a message of the conversation, else 400), and becomes the head. The same message again: 200 with the stored one; the same id with other content (or another `parent_id`, when sent): 409.
          */
         post: {
             parameters: {
@@ -720,6 +728,8 @@ export interface paths {
                         metadata?: {
                             [key: string]: unknown;
                         };
+                        /** @description the message it follows (a branch starts there); absent: the one before it in the request, the first one the head */
+                        parent_id?: string | null;
                     };
                 };
             };
@@ -861,7 +871,7 @@ export interface paths {
         put?: never;
         /**
          * Load a page of messages
-         * @description Keyset pagination: pass `next_cursor` back for the next page. An unknown conversation gives an empty list.
+         * @description A branch: the active one (from the first message to the head), or the one ending at `leaf_id`; each message with its `siblings`. `branch: "all"`: every message of every branch in the conversation order. `order` `asc` reads from the first message, `desc` from the last up. Keyset pagination: pass `next_cursor` back for the next page; it keeps to its branch even if the head moves. An unknown conversation gives an empty list.
          */
         post: {
             parameters: {
@@ -885,6 +895,13 @@ export interface paths {
                          */
                         order?: "asc" | "desc";
                         cursor?: string | null;
+                        /** @description list the branch that ends at this message instead of the active one (without switching to it) */
+                        leaf_id?: string | null;
+                        /**
+                         * @description "all": every message of every branch, in the conversation order (no `siblings`)
+                         * @constant
+                         */
+                        branch?: "all";
                     };
                 };
             };
@@ -900,9 +917,148 @@ export interface paths {
                             /** @constant */
                             status: "ok";
                             conversation_id: string;
-                            messages: components["schemas"]["Message"][];
-                            /** @description opaque; null when there is nothing more in that order */
+                            /** @description in branch listings each message carries `siblings`; with `branch: "all"` they do not */
+                            messages: (components["schemas"]["BranchMessage"] | components["schemas"]["Message"])[];
+                            /** @description opaque; null when there is nothing more in that order. It keeps to the branch it was made for, even if the head moves */
                             next_cursor: string | null;
+                            /** @description the last message of the active branch */
+                            head_id: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request (headers and body) did not arrive in full within the time limit (REQUEST_TIMEOUT_MS) */
+                408: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the configured limit */
+                413: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A body that is not JSON */
+                415: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/switchBranch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a branch active
+         * @description The head becomes the most recently created message among `message_id` and its descendants: what a "‹ 2/3 ›" control needs (pass the sibling's id). Unknown message or conversation: 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                        user_id: string;
+                        /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                        conversation_id: string;
+                        /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                        message_id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The new head */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            status: "ok";
+                            conversation_id: string;
+                            head_id: string | null;
                         };
                     };
                 };
@@ -1006,7 +1162,7 @@ export interface paths {
         post?: never;
         /**
          * Delete messages
-         * @description Exactly the listed `message_ids`, or `all: true`; neither or both is 400. The fields may also be query parameters (`message_ids` comma-separated); body fields win.
+         * @description Exactly the listed `message_ids`, or `all: true`; neither or both is 400. The tree stays whole: the children of a deleted message follow its parent; `descendants: true` deletes each listed message's subtree too. A deleted head moves to the nearest message left on its path. The fields may also be query parameters (`message_ids` comma-separated); body fields win.
          */
         delete: {
             parameters: {
@@ -1016,6 +1172,7 @@ export interface paths {
                     /** @description comma-separated */
                     message_ids?: string;
                     all?: "true" | "false";
+                    descendants?: "true" | "false";
                 };
                 header?: never;
                 path?: never;
@@ -1030,6 +1187,8 @@ export interface paths {
                         conversation_id: string;
                         message_ids?: string[];
                         all?: boolean;
+                        /** @description true: each listed message's whole subtree is deleted too */
+                        descendants?: boolean;
                     };
                 };
             };
@@ -1180,6 +1339,8 @@ export interface paths {
                             metadata?: {
                                 [key: string]: unknown;
                             };
+                            /** @description the message it follows (a branch starts there); absent: the one before it in the request, the first one the head */
+                            parent_id?: string | null;
                         }[];
                     };
                 };
@@ -2577,6 +2738,42 @@ export interface components {
              * @enum {string}
              */
             status: "in_progress" | "completed";
+            /** @description the message it follows in the conversation tree; null for a first message */
+            parent_id: string | null;
+        };
+        BranchMessage: {
+            message_id: string;
+            conversation_id: string;
+            user_id: string;
+            /** @enum {string} */
+            role: "user" | "assistant" | "system";
+            text: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            created_at: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description `in_progress` while a reply is being written (its text so far), else `completed`
+             * @enum {string}
+             */
+            status: "in_progress" | "completed";
+            /** @description the message it follows in the conversation tree; null for a first message */
+            parent_id: string | null;
+            siblings: components["schemas"]["Siblings"];
+        };
+        /** @description The messages that share its parent, in creation order: what a "‹ 2/3 ›" control shows */
+        Siblings: {
+            /** @description how many messages share its parent (itself included) */
+            count: number;
+            /** @description its place among them in creation order, from 0 */
+            index: number;
+            previous_id: string | null;
+            next_id: string | null;
         };
         Session: {
             session_id: string;

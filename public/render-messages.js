@@ -1,12 +1,21 @@
 // The messages of the conversation as DOM: built from data, text only. Their buttons are answered
 // by one listener on the list (app.js), so nothing here calls the service.
 import { element, find, formatTime, scrollToBottom, ui } from './dom.js';
+import { showTree, waitsForReplies } from './render-tree.js';
 import { state } from './state.js';
 
 /** @typedef {import('./api-types.js').MessageDraft} MessageDraft */
 
 /** The `finish_reason`s of a reply cut short, flagged as such. */
 const UNFINISHED = new Set(['cancelled', 'error', 'interrupted']);
+
+/** What each button of a message does, for its label. */
+const VERBS = new Map([
+  ['message__play', 'Play aloud the message'],
+  ['message__regenerate', 'Regenerate the reply'],
+  ['message__edit', 'Edit the message'],
+  ['message__delete', 'Delete the message'],
+]);
 
 /** @param {string} role */
 function authorName(role) {
@@ -30,11 +39,14 @@ export function renderMessage(message) {
 
   if (message.role === 'assistant') {
     actions.append(element('button', { type: 'button', class: 'link-button message__play' }, 'Play aloud'));
+    actions.append(element('button', { type: 'button', class: 'link-button message__regenerate' }, 'Regenerate'));
   }
+  if (message.role === 'user') actions.append(element('button', { type: 'button', class: 'link-button message__edit', hidden: '' }, 'Edit'));
   actions.append(element('button', { type: 'button', class: 'link-button message__delete' }, 'Delete'), note);
 
   const finish = message.metadata?.finish_reason;
   if (typeof finish === 'string' && UNFINISHED.has(finish)) markUnfinished(item, finish);
+  showTree(item, message);
   setMessageIdentity(item, message.message_id ?? null, message.created_at ?? null);
   // Still being written (a reload during a reply): chat.js goes on reading it.
   if (message.status === 'in_progress') markStreaming(item);
@@ -53,10 +65,11 @@ export function setMessageIdentity(item, id, createdAt) {
     time.textContent = formatTime(createdAt);
   }
   const who = item.querySelector('.message__author')?.textContent ?? '';
-  for (const button of item.querySelectorAll('.message__actions button')) {
+  for (const button of item.querySelectorAll('.message__actions > button')) {
     if (!(button instanceof HTMLButtonElement)) continue;
-    button.disabled = !id;
-    const verb = button.classList.contains('message__play') ? 'Play aloud the message' : 'Delete the message';
+    // Edit and Regenerate also wait for the reply being read (render-tree.js).
+    button.disabled = !id || (waitsForReplies(button) && state.streaming !== null);
+    const verb = [...VERBS].find(([name]) => button.classList.contains(name))?.[1] ?? button.textContent;
     button.setAttribute('aria-label', `${verb} from ${who}${time.textContent ? `, ${time.textContent}` : ''}`);
   }
 }

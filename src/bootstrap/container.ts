@@ -20,6 +20,7 @@ import { SendChatMessage } from '../application/replies/send-chat-message.js';
 import { StopChatReply } from '../application/replies/stop-chat-reply.js';
 import { SpeakReply } from '../application/use-cases/speak-reply.js';
 import { StreamChatReply } from '../application/replies/stream-chat-reply.js';
+import { SwitchBranch } from '../application/use-cases/switch-branch.js';
 import { SynthesizeSpeech } from '../application/use-cases/synthesize-speech.js';
 import { InstrumentedChatModel } from '../adapters/metrics/instrumented-chat-model.js';
 import { InstrumentedSpeechCache, InstrumentedSpeechSynthesizer } from '../adapters/metrics/instrumented-speech.js';
@@ -123,6 +124,7 @@ function bindApplication(c: Container): void {
   bind(DeleteMessages, [TOKENS.UnitOfWork]);
   bind(SaveSession, [TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.IdGenerator]);
   bind(ListConversations, [TOKENS.UnitOfWork]);
+  bind(SwitchBranch, [TOKENS.UnitOfWork]);
   bind(GetHealth, [TOKENS.Clock, TOKENS.StartedAt, TOKENS.Version]);
   bind(CheckReadiness, [TOKENS.DependencyChecks, TOKENS.ReadinessTimeoutMs]);
   bind(GetPersona, [TOKENS.PersonaSource]);

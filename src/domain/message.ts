@@ -20,6 +20,11 @@ export interface MessageProps {
   metadata: Metadata;
   /** For an assistant reply made by the chat endpoint: the user message it answers. */
   replyTo: string | null;
+  /**
+   * The message it follows in its conversation's tree (null for a first message). On a message
+   * not yet stored, null means "after the conversation's head" (the end of the active branch).
+   */
+  parentId: string | null;
   status: MessageStatus;
   /** Of a reply in progress: when its producer last advanced it or showed it is alive. */
   progressAt: Date | null;
@@ -28,10 +33,11 @@ export interface MessageProps {
 }
 
 /** A message as made by a client or a use case: completed unless said otherwise. */
-export type NewMessage = Omit<MessageProps, 'status' | 'progressAt' | 'finishReason'> & Partial<Pick<MessageProps, 'status' | 'progressAt' | 'finishReason'>>;
+export type NewMessage = Omit<MessageProps, 'status' | 'progressAt' | 'finishReason' | 'parentId'> &
+  Partial<Pick<MessageProps, 'status' | 'progressAt' | 'finishReason' | 'parentId'>>;
 
 /** What a new state of a stored message may change (see reply.ts for a reply's states). */
-export type MessageChanges = Partial<Pick<MessageProps, 'messageId' | 'text' | 'createdAt' | 'metadata' | 'status' | 'progressAt' | 'finishReason'>>;
+export type MessageChanges = Partial<Pick<MessageProps, 'messageId' | 'text' | 'createdAt' | 'metadata' | 'replyTo' | 'status' | 'progressAt' | 'finishReason' | 'parentId'>>;
 
 export class Message {
   private readonly props: MessageProps;
@@ -48,6 +54,7 @@ export class Message {
       createdAt: props.createdAt,
       metadata: props.metadata,
       replyTo: props.replyTo,
+      parentId: props.parentId,
       status: props.status,
       progressAt: props.progressAt,
       finishReason: props.finishReason,
@@ -55,7 +62,14 @@ export class Message {
   }
 
   static create(input: NewMessage): Message {
-    const props: MessageProps = { ...input, status: input.status ?? 'completed', progressAt: input.progressAt ?? null, finishReason: input.finishReason ?? null };
+    const props: MessageProps = {
+      ...input,
+      parentId: input.parentId ?? null,
+      status: input.status ?? 'completed',
+      progressAt: input.progressAt ?? null,
+      finishReason: input.finishReason ?? null,
+    };
+    if (props.parentId !== null) assertClientId(props.parentId, 'parent_id');
     assertClientId(props.messageId, 'message_id');
     assertClientId(props.conversationId, 'conversation_id');
     assertClientId(props.userId, 'user_id');
@@ -86,16 +100,18 @@ export class Message {
   get createdAt(): Date { return this.props.createdAt; }
   get metadata(): Metadata { return this.props.metadata; }
   get replyTo(): string | null { return this.props.replyTo; }
+  get parentId(): string | null { return this.props.parentId; }
   get status(): MessageStatus { return this.props.status; }
   get progressAt(): Date | null { return this.props.progressAt; }
   get finishReason(): string | null { return this.props.finishReason; }
 
   /**
    * What makes `resent` (the same id sent again) differ from this stored message, or null when
-   * it is the same message. Metadata and created_at count only when the client sent them.
+   * it is the same message. Metadata, created_at and parent_id count only when the client sent them.
    */
-  differenceFrom(resent: Message, sent: { metadata: boolean; createdAt: boolean }): string | null {
+  differenceFrom(resent: Message, sent: { metadata: boolean; createdAt: boolean; parentId?: boolean }): string | null {
     if (this.conversationId !== resent.conversationId) return 'conversation';
+    if (sent.parentId && this.parentId !== resent.parentId) return 'parent_id';
     if (this.role !== resent.role) return 'role';
     if (this.text !== resent.text) return 'text';
     if (sent.metadata && !jsonEqual(this.metadata, resent.metadata)) return 'metadata';

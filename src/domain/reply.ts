@@ -29,7 +29,7 @@ export interface ReplyOutcome {
   error?: string;
 }
 
-/** A new, empty reply to `question`, in progress since `at` (never before the question itself). */
+/** A new, empty reply to `question` (following it in the tree), in progress since `at` (never before the question itself). */
 export function openReply(question: Message, replyId: string, model: string, at: Date): Message {
   return Message.create({
     messageId: replyId,
@@ -40,6 +40,7 @@ export function openReply(question: Message, replyId: string, model: string, at:
     createdAt: at < question.createdAt ? question.createdAt : at,
     metadata: { model },
     replyTo: question.messageId,
+    parentId: question.messageId,
     status: 'in_progress',
     progressAt: at,
   });

@@ -15,6 +15,7 @@ class FlakyUnitOfWork extends InMemoryUnitOfWork {
       const replies = repositories.replies;
       const flaky: Repositories['replies'] = {
         begin: (start) => replies.begin(start),
+        regenerate: (start) => replies.regenerate(start),
         reopen: (reply) => replies.reopen(reply),
         advance: (id, text, at) => replies.advance(id, text, at),
         findInProgress: (id) => replies.findInProgress(id),

@@ -79,6 +79,30 @@ describe('demo page in Chromium, with identity on', function () {
     expect(listed.json.conversations).to.have.length(1);
     expect(await page.evaluate(`sessionStorage.getItem('assistant-demo.access_token')`)).to.equal(token);
     expect(await page.evaluate(`JSON.stringify(localStorage)`)).not.to.include(token);
+
+    // Versions too: a reply asked for again, then the first one shown again (switchBranch).
+    const versions = `document.querySelector('#message-list .message--assistant .message__versions')?.textContent`;
+    await page.locator('#message-list .message--assistant .message__regenerate').click();
+    await waitUntil(`${versions} === '‹ 2/2 ›' && !document.querySelector('#send').disabled`);
+    await page.locator('#message-list .message--assistant .message__version--previous').click();
+    await waitUntil(`${versions} === '‹ 1/2 ›'`);
+  });
+
+  it('resumes a reply whose connection dropped with the token too', async () => {
+    await page.route(
+      '**/v1/chat/stream',
+      async (route) => {
+        const whole = await (await route.fetch()).text();
+        await route.fulfill({ status: 200, contentType: 'text/event-stream; charset=utf-8', body: `${whole.split('\n\n').slice(0, 2).join('\n\n')}\n\n` });
+      },
+      { times: 1 },
+    );
+    const resume = page.waitForRequest((request) => request.method() === 'GET' && /\/v1\/chat\/stream\/[^/?]+\?/.test(request.url()));
+    await page.locator('#composer-text').fill('Hello again with a token');
+    await page.locator('#composer-text').press('Enter');
+    expect((await resume).headers().authorization).to.match(/^Bearer /);
+    await waitUntil(`document.querySelectorAll('#message-list .message--assistant[data-message-id]:not([data-streaming])').length === 2 && !document.querySelector('#send').disabled`);
+    expect(await page.locator('#message-list .message--error').count()).to.equal(0);
   });
 
   it("a user name other than the token's gets the service's 403 detail", async () => {

@@ -365,6 +365,166 @@ const demoInChromium = (scheme: 'http' | 'https') => function (this: Mocha.Suite
 describe('demo page in Chromium', demoInChromium('http'));
 describe('demo page in Chromium over HTTPS (HTTP/2)', demoInChromium('https'));
 
+describe('demo page in Chromium: edit, regenerate, versions', function () {
+  this.timeout(30_000);
+
+  let service: TestService;
+  let browser: BrowserPage | undefined;
+  let page: Page;
+  let waitUntil: BrowserPage['waitUntil'];
+  const userId = `tree-${Date.now().toString(36)}`;
+  const items = '#message-list li.message[data-message-id]';
+  const conversationId = () => new URLSearchParams(new URL(page.url()).hash.slice(1)).get('conversation') ?? '';
+  /** What the page shows: each message's text and its "‹ i/n ›" ('' without one). */
+  const shown = () =>
+    page.evaluate(`[...document.querySelectorAll('${items}')].map((item) => ({
+      id: item.dataset.messageId,
+      text: item.querySelector('.message__text').textContent,
+      versions: item.querySelector('.message__versions')?.textContent ?? '',
+    }))`) as Promise<{ id: string; text: string; versions: string }[]>;
+  /** The active branch as the service lists it, and its head. */
+  const branch = async () => {
+    const res = await service.post('/api/chat/loadMessages', { user_id: userId, conversation_id: conversationId(), limit: 500 });
+    expect(res.status).to.equal(200);
+    return { ids: (res.json.messages as StoredMessage[]).map((m) => m.message_id), head: res.json.head_id as string };
+  };
+  const settled = (count: number) =>
+    waitUntil(
+      `document.querySelectorAll('${items}').length === ${count} && !document.querySelector('${items}[data-streaming]')
+        && !document.querySelector('#send').disabled && document.querySelector('#stop').hidden`,
+    );
+  const chatRequest = () => page.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith('/v1/chat/stream'));
+
+  before(async function () {
+    service = await startTestService({ OFFLINE_STREAM_DELAY_MS: '20' });
+    browser = await openChromium(this);
+    ({ page, waitUntil } = browser);
+    await page.goto(`${service.url}/`);
+    await page.locator('#user-name').fill(userId);
+    await page.locator('#user-name').press('Enter');
+    await waitUntil(`!document.querySelector('#composer-text').disabled`);
+    for (const [text, count] of [['Hello! Who are you?', 2], ['I feel tired today', 4]] as const) {
+      await page.locator('#composer-text').fill(text);
+      await page.locator('#composer-text').press('Enter');
+      await settled(count);
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  it('edits a question: the new version streams in its place, with "‹ 2/2 ›"', async () => {
+    const before = await shown();
+    expect(before.map((m) => m.versions)).to.deep.equal(['', '', '', '']);
+    const first = page.locator(items).nth(0);
+    const second = page.locator(items).nth(2);
+    expect(await first.locator('.message__edit').isHidden(), 'a first message has no Edit').to.equal(true);
+    expect(await second.locator('.message__edit').getAttribute('aria-label')).to.match(new RegExp(`^Edit the message from ${userId}`));
+
+    // Escape closes the editor unchanged.
+    await second.locator('.message__edit').click();
+    const field = second.locator('.message__editor textarea');
+    expect(await field.inputValue()).to.equal('I feel tired today');
+    expect(await page.evaluate(`document.activeElement === document.querySelector('.message__editor textarea')`)).to.equal(true);
+    await field.press('Escape');
+    expect(await second.locator('.message__editor').count()).to.equal(0);
+    expect(await second.locator('.message__text').isVisible()).to.equal(true);
+
+    await second.locator('.message__edit').click();
+    await field.fill('I feel rested today');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-editing.png') });
+    const sent = chatRequest();
+    await field.press('Enter');
+    expect((await sent).postDataJSON()).to.deep.equal({ user_id: userId, conversation_id: conversationId(), text: 'I feel rested today', parent_id: before[1]!.id });
+    await settled(4);
+    await waitUntil(`document.querySelectorAll('${items}')[2].querySelector('.message__versions')?.textContent === '‹ 2/2 ›'`);
+    const after = await shown();
+    expect(after.slice(0, 2)).to.deep.equal(before.slice(0, 2));
+    expect(after.map((m) => m.text).slice(2, 3)).to.deep.equal(['I feel rested today']);
+    expect(after.map((m) => m.versions)).to.deep.equal(['', '', '‹ 2/2 ›', '']);
+    expect(after[3]!.id).not.to.equal(before[3]!.id);
+    expect(await branch()).to.deep.equal({ ids: after.map((m) => m.id), head: after[3]!.id });
+    const versions = second.locator('.message__versions');
+    expect(await versions.getAttribute('aria-label')).to.equal(`Version 2 of 2 of the message from ${userId}`);
+    expect(await versions.locator('.message__version--previous').isDisabled()).to.equal(false);
+    expect(await versions.locator('.message__version--next').isDisabled()).to.equal(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-versions.png') });
+  });
+
+  it('flips back with ‹: the old branch shows again, and › returns', async () => {
+    const edited = await shown();
+    await page.locator(items).nth(2).locator('.message__version--previous').click();
+    await waitUntil(`document.querySelectorAll('${items}')[2]?.querySelector('.message__text').textContent === 'I feel tired today'`);
+    await settled(4);
+    const old = await shown();
+    expect(old.map((m) => m.versions)).to.deep.equal(['', '', '‹ 1/2 ›', '']);
+    expect(old.slice(0, 2)).to.deep.equal(edited.slice(0, 2));
+    expect(await branch()).to.deep.equal({ ids: old.map((m) => m.id), head: old[3]!.id });
+    expect(await page.evaluate(`document.activeElement?.classList.contains('message__version--next')`), 'the keyboard stays on the control').to.equal(true);
+
+    await page.keyboard.press('Enter');
+    await waitUntil(`document.querySelectorAll('${items}')[2]?.querySelector('.message__text').textContent === 'I feel rested today'`);
+    await settled(4);
+    expect(await shown()).to.deep.equal(edited);
+    await page.locator(items).nth(2).locator('.message__version--previous').click();
+    await waitUntil(`document.querySelectorAll('${items}')[2]?.querySelector('.message__text').textContent === 'I feel tired today'`);
+    await settled(4);
+  });
+
+  it('regenerates a reply: the new one streams in its place, with "‹ 2/2 ›"', async () => {
+    const before = await shown();
+    const reply = page.locator(items).nth(3);
+    expect(await reply.locator('.message__regenerate').getAttribute('aria-label')).to.match(/^Regenerate the reply from /);
+    const sent = chatRequest();
+    await reply.locator('.message__regenerate').click();
+    expect((await sent).postDataJSON()).to.deep.equal({ user_id: userId, conversation_id: conversationId(), regenerate: before[3]!.id });
+    await waitUntil(`document.querySelector('${items}:last-child')?.dataset.messageId !== ${JSON.stringify(before[3]!.id)}`);
+    await settled(4);
+    await waitUntil(`document.querySelector('${items}:last-child .message__versions')?.textContent === '‹ 2/2 ›'`);
+    const after = await shown();
+    expect(after.slice(0, 3)).to.deep.equal(before.slice(0, 3));
+    expect(after[3]!.versions).to.equal('‹ 2/2 ›');
+    expect(await branch()).to.deep.equal({ ids: after.map((m) => m.id), head: after[3]!.id });
+
+    // The first reply is a click away; a reload shows the active branch.
+    await page.locator(items).nth(3).locator('.message__version--previous').click();
+    await waitUntil(`document.querySelector('${items}:last-child')?.dataset.messageId === ${JSON.stringify(before[3]!.id)}`);
+    await settled(4);
+    expect((await shown())[3]!.versions).to.equal('‹ 1/2 ›');
+    await page.reload();
+    await settled(4);
+    expect(await shown()).to.deep.equal([...before.slice(0, 3), { ...before[3]!, versions: '‹ 1/2 ›' }]);
+  });
+
+  it('puts everything back when the service refuses the new version', async () => {
+    const before = await shown();
+    await page.route('**/v1/chat/stream', (route) =>
+      route.fulfill({ status: 409, contentType: 'application/json', body: '{"detail":"a reply to this message is still being written","status":"error"}' }),
+    );
+    await page.locator(items).nth(3).locator('.message__regenerate').click();
+    await waitUntil(`document.querySelector('#message-list .message--error')?.textContent === 'Error: a reply to this message is still being written'`);
+    await settled(4);
+    expect(await shown()).to.deep.equal(before);
+
+    await page.locator(items).nth(2).locator('.message__edit').click();
+    await page.locator('.message__editor textarea').fill('I feel sleepy today');
+    await page.locator('.message__editor-send').click();
+    await waitUntil(`document.querySelectorAll('#message-list .message--error').length === 2`);
+    await settled(4);
+    expect(await page.locator('.message__editor textarea').inputValue(), 'the edit stays open to try again').to.equal('I feel sleepy today');
+    await page.unroute('**/v1/chat/stream');
+    await page.locator('.message__editor-cancel').click();
+    expect(await shown()).to.deep.equal(before);
+  });
+
+  it('logged no script errors and no refused resources', () => {
+    expect(browser?.problems).to.deep.equal([]);
+  });
+});
+
 describe('demo page in Chromium: replies that outlive their connection', function () {
   this.timeout(60_000);
 
@@ -440,6 +600,10 @@ describe('demo page in Chromium: replies that outlive their connection', functio
   /** Stops the reply streaming now with `press` and checks what the service and the page did. */
   const stopWith = async (press: () => Promise<void>) => {
     await waitUntil(`${streamingText}.split(' ').length >= 3`);
+    const versionButtons = `[...document.querySelectorAll('#message-list :is(.message__edit:not([hidden]), .message__regenerate)')]`;
+    expect(await page.evaluate(`${versionButtons}.map((button) => button.disabled)`), 'no edit or regenerate while a reply streams').to.satisfy(
+      (disabled: boolean[]) => disabled.length > 0 && disabled.every(Boolean),
+    );
     const stopRequest = page.waitForRequest((request) => /\/v1\/chat\/stream\/[^/]+\/stop$/.test(request.url()));
     await press();
     const request = await stopRequest;
@@ -461,6 +625,7 @@ describe('demo page in Chromium: replies that outlive their connection', functio
     expect(await item.getAttribute('data-finish-reason')).to.equal('cancelled');
     expect(await item.locator('.message__flag').textContent()).to.equal('stopped');
     expect(await item.locator('.message__delete').isDisabled()).to.equal(false);
+    expect(await item.locator('.message__regenerate').isDisabled(), 'a stopped reply can be asked for again').to.equal(false);
   };
 
   it('stops a reply with the Stop button and with Escape: the service stores it cancelled', async () => {

@@ -12,7 +12,8 @@ export function messageRepositoryContract(make: MakeStore): void {
 
     const newConversation = () => store.run((r) => claimed(r, aConversation()));
     /** Appends to the messages' conversation; the ids inserted. */
-    const insert = (messages: Message[]) => store.run(async (r) => (await r.messages.append(conversationOf(messages[0]!), messages)).inserted);
+    const insert = (messages: Message[]) =>
+      store.run(async (r) => (await r.messages.append(conversationOf(messages[0]!), messages)).inserted.map((m) => m.messageId));
     const page = (conversation: Conversation, order: SortOrder, size: number, after: MessagePosition | null) =>
       store.run(async (r) => (await r.messages.pageOwned(conversation.conversationId, conversation.userId, order, size, after)).page);
     /** Every message of the conversation, reading pages of `size` in `order`. */
@@ -62,7 +63,7 @@ export function messageRepositoryContract(make: MakeStore): void {
       const message = aMessage(conversation);
       const result = await store.run((r) => r.messages.append(conversation, [message]));
       expect(result.conversation?.userId).to.equal(conversation.userId);
-      expect(result.inserted).to.deep.equal([message.messageId]);
+      expect(result.inserted).to.deep.equal([{ messageId: message.messageId, parentId: null }]);
       const rival = aConversation(uid('rival'), conversation.conversationId);
       const refused = await store.run((r) => r.messages.append(rival, [aMessage(rival)]));
       expect(refused.conversation?.userId).to.equal(conversation.userId);
@@ -87,15 +88,20 @@ export function messageRepositoryContract(make: MakeStore): void {
       expect(await store.run((r) => r.messages.findReplyTo(answer.messageId))).to.equal(null);
     });
 
-    it('keeps at most one reply per user message', async () => {
+    it('keeps at most one reply in progress per user message; finished ones may be several (branches), the latest found', async () => {
       const conversation = await newConversation();
       const question = aMessage(conversation);
-      const first = aMessage(conversation, { role: 'assistant', replyTo: question.messageId, text: 'first' });
-      const second = aMessage(conversation, { role: 'assistant', replyTo: question.messageId, text: 'second' });
+      const first = aMessage(conversation, { role: 'assistant', replyTo: question.messageId, parentId: question.messageId, text: 'first' });
+      const second = aMessage(conversation, { role: 'assistant', replyTo: question.messageId, parentId: question.messageId, text: 'second', createdAt: new Date(first.createdAt.getTime() + 1) });
       await insert([question, first]);
-      expect(await insert([second])).to.deep.equal([]);
-      expect((await store.run((r) => r.messages.findReplyTo(question.messageId)))?.text).to.equal('first');
-      expect(await store.run((r) => r.messages.findById(second.messageId))).to.equal(null);
+      expect(await insert([second])).to.deep.equal([second.messageId]);
+      expect((await store.run((r) => r.messages.findReplyTo(question.messageId)))?.text).to.equal('second');
+      const running = (text: string) =>
+        aMessage(conversation, { role: 'assistant', replyTo: question.messageId, parentId: question.messageId, text: '', status: 'in_progress', progressAt: new Date(), metadata: { text } });
+      const [a, b] = [running('a'), running('b')];
+      expect(await insert([a])).to.deep.equal([a.messageId]);
+      expect(await insert([b])).to.deep.equal([]);
+      expect(await store.run((r) => r.messages.findById(b.messageId))).to.equal(null);
     });
 
     it('orders by created_at, then insertion order, in both directions', async () => {
@@ -139,7 +145,7 @@ export function messageRepositoryContract(make: MakeStore): void {
 
     it('an unknown conversation has an empty page and a count of zero', async () => {
       const unknown = await store.run((r) => r.messages.pageOwned(uid('none'), uid('user'), 'asc', 10, null));
-      expect(unknown).to.deep.equal({ conversation: null, page: { messages: [], next: null } });
+      expect(unknown).to.deep.equal({ conversation: null, headId: null, page: { messages: [], next: null } });
       expect(await store.run((r) => r.messages.count(uid('none')))).to.equal(0);
     });
 

@@ -16,6 +16,7 @@ const aReply = (userMessage: Message, props: Partial<MessageProps> = {}) =>
     createdAt: tick(),
     metadata: { model: 'm' },
     replyTo: userMessage.messageId,
+    parentId: userMessage.messageId,
     status: 'in_progress',
     progressAt: new Date(),
     ...props,

@@ -61,5 +61,36 @@ describe('durable replies (PostgreSQL store)', function () {
         await Promise.all([producer.stop(), other.stop()]);
       }
     });
+
+    it('a regenerated reply (another branch) resumes and stops from the other instance', async () => {
+      const model = new ScriptedChatModel();
+      const producer = await startTestService({ DATABASE_URL: database!.url }, { chatModel: model });
+      const other = await startTestService({ DATABASE_URL: database!.url });
+      try {
+        const who = { user_id: uid('u'), conversation_id: uid('c') };
+        const first = await replyClient(producer.url).start({ ...who, text: 'Which way?' });
+        (await model.nextCall()).say('Left.').finish();
+        const answered = await first.end();
+        const again = await replyClient(producer.url).start({ ...who, regenerate: answered.json.message_id });
+        const call = await model.nextCall();
+        expect(call.request.text).to.equal('Which way?');
+        call.say('Right, ');
+        await again.until('Right, ');
+        const replyId = again.events[0]!.json.message_id as string;
+        const client = replyClient(other.url);
+        await eventually(async () => ((await client.messages(who.user_id, who.conversation_id)).find((m) => m.message_id === replyId)?.text === 'Right, ' ? true : undefined), 'the first write');
+        const resumed = await client.resume(replyId, who.user_id, { lastEventId: 0 });
+        const stopped = await client.stop(replyId, who.user_id);
+        expect(stopped.status).to.equal(200);
+        expect(stopped.json.message).to.include({ message_id: replyId, text: 'Right, ', parent_id: answered.json.user_message_id });
+        expect(stopped.json.message.metadata.finish_reason).to.equal('cancelled');
+        expect((await resumed.end()).json).to.include({ finish_reason: 'cancelled', response: 'Right, ' });
+        expect((await again.end()).json).to.include({ finish_reason: 'cancelled' });
+        const page = await other.post('/api/chat/loadMessages', { ...who, order: 'desc', limit: 1 });
+        expect(page.json.messages[0].siblings).to.include({ count: 2, index: 1, previous_id: answered.json.message_id });
+      } finally {
+        await Promise.all([producer.stop(), other.stop()]);
+      }
+    });
   });
 });

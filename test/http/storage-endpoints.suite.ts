@@ -13,7 +13,9 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
   after(() => service.stop());
 
   const save = (body: Record<string, unknown>) => service.post('/api/chat/saveMessage', body);
-  const load = (body: Record<string, unknown>) => service.post('/api/chat/loadMessages', body);
+  // Every message in the conversation order (created_at, then insertion): these tests write out of
+  // order on purpose. Branch listings are covered by conversation-tree.test.ts.
+  const load = (body: Record<string, unknown>) => service.post('/api/chat/loadMessages', { branch: 'all', ...body });
   const texts = (res: { json: { messages: { text: string }[] } }) => res.json.messages.map((m) => m.text);
   const aConversation = () => ({ user_id: uid('user'), conversation_id: uid('conv') });
 
@@ -135,7 +137,7 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
       expect(res.json).to.include({ status: 'ok', conversation_id: ids.conversation_id, next_cursor: null });
       expect(texts(res)).to.deep.equal(expected(5));
       expect(Object.keys(res.json.messages[0]).sort()).to.deep.equal(
-        ['conversation_id', 'created_at', 'message_id', 'metadata', 'role', 'status', 'text', 'user_id'].sort(),
+        ['conversation_id', 'created_at', 'message_id', 'metadata', 'parent_id', 'role', 'status', 'text', 'user_id'].sort(),
       );
     });
 

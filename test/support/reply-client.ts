@@ -131,7 +131,7 @@ export function replyClient(baseUrl: string) {
     chat: (body: Record<string, unknown>) => json('POST', '/v1/chat', body),
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     messages: async (userId: string, conversationId: string): Promise<any[]> => {
-      const loaded = await json('POST', '/api/chat/loadMessages', { user_id: userId, conversation_id: conversationId, limit: 500 });
+      const loaded = await json('POST', '/api/chat/loadMessages', { user_id: userId, conversation_id: conversationId, limit: 500, branch: 'all' });
       expect(loaded.status).to.equal(200);
       return loaded.json.messages;
     },

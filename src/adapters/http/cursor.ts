@@ -1,5 +1,5 @@
 import type { ConversationPosition } from '../../application/ports/conversation-repository.js';
-import type { MessagePosition, SortOrder } from '../../application/ports/message-repository.js';
+import type { BranchPosition, MessagePosition, SortOrder } from '../../application/ports/message-repository.js';
 import { FieldInvalidError } from '../../domain/errors.js';
 
 /**
@@ -59,6 +59,25 @@ export const messageCursor = {
   decode(cursor: string, conversationId: string, order: SortOrder): MessagePosition {
     const [time, seq] = decodeCursor(cursor, `messages:${order}:${conversationId}`, 'number');
     return { createdAt: new Date(time), seq };
+  },
+};
+
+/**
+ * Cursors of a branch of a conversation, in one order: the branch (its last message) and the last
+ * message of a page. The branch travels in the cursor, so a page keeps to it when the head moves.
+ */
+export const branchCursor = {
+  encode(conversationId: string, order: SortOrder, position: BranchPosition): string {
+    // Ids hold no control characters, so NUL separates the two.
+    return encodeCursor(`branch:${order}:${conversationId}`, [0, `${position.leafId}\u0000${position.afterId}`]);
+  },
+  decode(cursor: string, conversationId: string, order: SortOrder): BranchPosition {
+    const [, ids] = decodeCursor(cursor, `branch:${order}:${conversationId}`, 'string');
+    const [leafId, afterId, extra] = ids.split('\u0000');
+    if (leafId === undefined || afterId === undefined || extra !== undefined || leafId === '' || afterId === '') {
+      throw new FieldInvalidError('cursor', UNREADABLE);
+    }
+    return { leafId, afterId };
   },
 };
 

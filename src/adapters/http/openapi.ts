@@ -44,7 +44,8 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
     paths: {
       '/v1/chat': {
         post: op('Send a message and get the reply', {
-          description: 'Without `conversation_id` a new conversation starts. A repeated `message_id` replays the stored reply (or waits for it while it is still written; a reply that was cut short is asked for again and replaced); reused with other text it is 409.',
+          description:
+            'Without `conversation_id` a new conversation starts. The question follows the head (the end of the active branch), or `parent_id`: an edit names the parent of the message it replaces, and the new question and its reply form a branch beside the old one. `regenerate` (instead of `text`) answers a user message again (or the one a reply answers): a sibling of the earlier replies; 409 while a reply to it is in progress. The reply becomes the head. The model sees only the answered branch. A repeated `message_id` replays the stored reply (or waits for it while it is still written; a reply that was cut short is asked for again and replaced); reused with other text or another `parent_id` it is 409.',
           requestBody: json(req.chat),
           responses: responses({ '200': reply('The reply, stored with the user message', out.chatResponse) }, ...BODY_ERRORS, 404, 409, 502, 503, 504),
         }),
@@ -52,27 +53,39 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
       ...replyPaths(req, op),
       '/api/chat/saveMessage': {
         post: op('Save a message', {
-          description: 'Creates the user and conversation if new. The same message again: 200 with the stored one; the same id with other content: 409.',
+          description:
+            'Creates the user and conversation if new. The message follows the head, or `parent_id` (a message of the conversation, else 400), and becomes the head. The same message again: 200 with the stored one; the same id with other content (or another `parent_id`, when sent): 409.',
           requestBody: json(req.saveMessage),
           responses: responses({ '201': reply('Stored', out.savedMessageResponse), '200': reply('Already stored, unchanged', out.savedMessageResponse) }, ...BODY_ERRORS, 404, 409, 503),
         }),
       },
       '/api/chat/loadMessages': {
         post: op('Load a page of messages', {
-          description: 'Keyset pagination: pass `next_cursor` back for the next page. An unknown conversation gives an empty list.',
+          description:
+            'A branch: the active one (from the first message to the head), or the one ending at `leaf_id`; each message with its `siblings`. `branch: "all"`: every message of every branch in the conversation order. `order` `asc` reads from the first message, `desc` from the last up. Keyset pagination: pass `next_cursor` back for the next page; it keeps to its branch even if the head moves. An unknown conversation gives an empty list.',
           requestBody: json(req.loadMessages),
           responses: responses({ '200': reply('One page', out.messageListResponse) }, ...BODY_ERRORS, 404, 503),
         }),
       },
+      '/api/chat/switchBranch': {
+        post: op('Make a branch active', {
+          description:
+            'The head becomes the most recently created message among `message_id` and its descendants: what a "‹ 2/3 ›" control needs (pass the sibling\'s id). Unknown message or conversation: 404.',
+          requestBody: json(req.switchBranch),
+          responses: responses({ '200': reply('The new head', out.switchedBranchResponse) }, ...BODY_ERRORS, 404, 503),
+        }),
+      },
       '/api/chat/deleteMessages': {
         delete: op('Delete messages', {
-          description: 'Exactly the listed `message_ids`, or `all: true`; neither or both is 400. The fields may also be query parameters (`message_ids` comma-separated); body fields win.',
+          description:
+            'Exactly the listed `message_ids`, or `all: true`; neither or both is 400. The tree stays whole: the children of a deleted message follow its parent; `descendants: true` deletes each listed message\'s subtree too. A deleted head moves to the nearest message left on its path. The fields may also be query parameters (`message_ids` comma-separated); body fields win.',
           requestParams: {
             query: z.object({
               user_id: z.string().optional(),
               conversation_id: z.string().optional(),
               message_ids: z.string().optional().meta({ description: 'comma-separated' }),
               all: z.enum(['true', 'false']).optional(),
+              descendants: z.enum(['true', 'false']).optional(),
             }),
           },
           requestBody: { ...json(req.deleteMessages), required: false },

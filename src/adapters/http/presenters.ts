@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ConversationSummary } from '../../application/ports/conversation-repository.js';
+import type { Siblings } from '../../application/ports/message-repository.js';
 import type { Message } from '../../domain/message.js';
 import type { Session } from '../../domain/session.js';
 import type * as out from './response-schemas.js';
@@ -26,6 +27,15 @@ export function messageJson(message: Message): Body<typeof out.messageResponse> 
     // A finished reply's reason is shown where clients have always read it: in its metadata.
     metadata: message.finishReason === null ? message.metadata : { ...message.metadata, finish_reason: message.finishReason },
     status: message.status,
+    parent_id: message.parentId,
+  };
+}
+
+/** A message of a branch listing, with its siblings. */
+export function branchMessageJson(message: Message, siblings: Siblings): Body<typeof out.branchMessageResponse> {
+  return {
+    ...messageJson(message),
+    siblings: { count: siblings.count, index: siblings.index, previous_id: siblings.previousId, next_id: siblings.nextId },
   };
 }
 
@@ -87,8 +97,23 @@ export function savedMessageJson(message: Message): Body<typeof out.savedMessage
 }
 
 /** POST /api/chat/loadMessages: `nextCursor` already encoded for the wire. */
-export function messagePageJson(conversationId: string, messages: Message[], nextCursor: string | null): Body<typeof out.messageListResponse> {
-  return { status: 'ok', conversation_id: conversationId, messages: messages.map(messageJson), next_cursor: nextCursor };
+export function messagePageJson(
+  conversationId: string,
+  page: { headId: string | null; messages: { message: Message; siblings?: Siblings }[] },
+  nextCursor: string | null,
+): Body<typeof out.messageListResponse> {
+  return {
+    status: 'ok',
+    conversation_id: conversationId,
+    messages: page.messages.map(({ message, siblings }) => (siblings ? branchMessageJson(message, siblings) : messageJson(message))),
+    next_cursor: nextCursor,
+    head_id: page.headId,
+  };
+}
+
+/** POST /api/chat/switchBranch */
+export function switchedBranchJson(conversationId: string, headId: string | null): Body<typeof out.switchedBranchResponse> {
+  return { status: 'ok', conversation_id: conversationId, head_id: headId };
 }
 
 /** DELETE /api/chat/deleteMessages */

@@ -26,8 +26,20 @@ export const messageResponse = z
     created_at: timestamp,
     metadata: z.record(z.string(), z.unknown()),
     status: z.enum(MESSAGE_STATUSES).meta({ description: '`in_progress` while a reply is being written (its text so far), else `completed`' }),
+    parent_id: z.string().nullable().meta({ description: 'the message it follows in the conversation tree; null for a first message' }),
   })
   .meta({ id: 'Message' });
+
+export const siblingsResponse = z
+  .object({
+    count: z.number().int().min(1).meta({ description: 'how many messages share its parent (itself included)' }),
+    index: z.number().int().min(0).meta({ description: 'its place among them in creation order, from 0' }),
+    previous_id: z.string().nullable(),
+    next_id: z.string().nullable(),
+  })
+  .meta({ id: 'Siblings', description: 'The messages that share its parent, in creation order: what a "‹ 2/3 ›" control shows' });
+
+export const branchMessageResponse = messageResponse.extend({ siblings: siblingsResponse }).meta({ id: 'BranchMessage' });
 
 export const chatResponse = z
   .object({
@@ -50,9 +62,12 @@ export const savedMessageResponse = z.object({ status: ok, message: messageRespo
 export const messageListResponse = z.object({
   status: ok,
   conversation_id: z.string(),
-  messages: z.array(messageResponse),
-  next_cursor: z.string().nullable().meta({ description: 'opaque; null when there is nothing more in that order' }),
+  messages: z.array(z.union([branchMessageResponse, messageResponse])).meta({ description: 'in branch listings each message carries `siblings`; with `branch: "all"` they do not' }),
+  next_cursor: z.string().nullable().meta({ description: 'opaque; null when there is nothing more in that order. It keeps to the branch it was made for, even if the head moves' }),
+  head_id: z.string().nullable().meta({ description: 'the last message of the active branch' }),
 });
+
+export const switchedBranchResponse = z.object({ status: ok, conversation_id: z.string(), head_id: z.string().nullable() });
 
 export const deletedResponse = z.object({ status: ok, deleted: z.number().int().min(0) });
 

@@ -86,13 +86,27 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
     text: text(maxTextLength),
     created_at: timestamp().optional(),
     metadata: metadata().optional(),
+    parent_id: optionalId().meta({ description: 'the message it follows (a branch starts there); absent: the one before it in the request, the first one the head' }),
   };
   return {
     chat: body({
-      text: text(maxTextLength),
+      text: text(maxTextLength).optional(),
       user_id: clientId(),
       conversation_id: optionalId(),
       message_id: optionalId(),
+      parent_id: optionalId().meta({ description: 'the message the question follows: an edit names the parent of the message it replaces; absent: the head' }),
+      regenerate: optionalId().meta({ description: 'instead of `text`: answer again this user message, or the one this reply answers (a sibling of the earlier replies)' }),
+    })
+      // Named even when other fields are wrong too, as a field's own "is required" is.
+      .refine((value) => value.text !== undefined || value.regenerate !== undefined, {
+        path: ['text'],
+        message: 'is required',
+        when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+      })
+      .superRefine((value, ctx) => {
+      if (value.text !== undefined && value.regenerate !== undefined) ctx.addIssue({ code: 'custom', path: ['regenerate'], message: 'must not be given together with text' });
+      if (value.regenerate !== undefined && value.conversation_id === undefined) ctx.addIssue({ code: 'custom', path: ['conversation_id'], message: 'is required with regenerate' });
+      if (value.regenerate !== undefined && value.parent_id !== undefined) ctx.addIssue({ code: 'custom', path: ['parent_id'], message: 'must not be given together with regenerate' });
     }),
     saveMessage: body({ user_id: clientId(), conversation_id: clientId(), ...messageFields }),
     loadMessages: body({
@@ -101,12 +115,18 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       limit: integer(1, 500).default(50),
       order: z.enum(['asc', 'desc'], says('must be "asc" or "desc"')).default('asc'),
       cursor: z.string(says('must be a string')).nullish().transform((v) => v ?? undefined),
+      leaf_id: optionalId().meta({ description: 'list the branch that ends at this message instead of the active one (without switching to it)' }),
+      branch: z.literal('all', says('must be "all" when given')).optional().meta({ description: '"all": every message of every branch, in the conversation order (no `siblings`)' }),
+    }).superRefine((value, ctx) => {
+      if (value.branch === 'all' && value.leaf_id !== undefined) ctx.addIssue({ code: 'custom', path: ['leaf_id'], message: 'must not be given together with branch: "all"' });
     }),
+    switchBranch: body({ user_id: clientId(), conversation_id: clientId(), message_id: clientId() }),
     deleteMessages: body({
       user_id: clientId(),
       conversation_id: clientId(),
       message_ids: z.array(clientId(), says('must be an array of message ids')).max(1000, 'must list at most 1000 ids').optional(),
       all: z.boolean(says('must be true or false')).optional(),
+      descendants: z.boolean(says('must be true or false')).optional().meta({ description: "true: each listed message's whole subtree is deleted too" }),
     }),
     saveSession: body({
       user_id: clientId(),

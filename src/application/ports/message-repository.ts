@@ -23,34 +23,89 @@ export interface AppendResult {
   conversation: Conversation | null;
   /** The stored messages among the ids sent. When there is any, nothing was written. */
   taken: Message[];
-  /** The ids this call stored. */
-  inserted: string[];
+  /** The messages this call stored, each with the parent it was given (a null parent resolved to the head). */
+  inserted: { messageId: string; parentId: string | null }[];
+  /** Ids of messages whose `parentId` is no message of the conversation (nor an earlier one sent): then nothing was written. */
+  unknownParents: string[];
 }
 
 export interface OwnedPage {
   /** The conversation, whoever owns it, or null when it is unknown (the page is then empty). */
   conversation: Conversation | null;
+  /** The last message of its active branch. */
+  headId: string | null;
   page: MessagePage;
 }
 
+/** A message's place among the messages that share its parent, in creation order. */
+export interface Siblings {
+  count: number;
+  /** From 0. */
+  index: number;
+  previousId: string | null;
+  nextId: string | null;
+}
+
+/** Where a page of a branch ended: the branch (its last message) and the last message returned. */
+export interface BranchPosition {
+  leafId: string;
+  afterId: string;
+}
+
+export interface BranchQuery {
+  /** The branch: the path from the first message to this one; null for the active branch (to the head). */
+  leafId: string | null;
+  order: SortOrder;
+  limit: number;
+  /** Where the previous page ended (it names its branch, whatever `leafId` says). */
+  after: BranchPosition | null;
+}
+
+export interface BranchPage {
+  conversation: Conversation | null;
+  headId: string | null;
+  /** False when `leafId` is no message of the conversation. */
+  leafFound: boolean;
+  messages: { message: Message; siblings: Siblings }[];
+  next: BranchPosition | null;
+}
+
+/**
+ * A conversation's messages form a tree through `parentId`; its head is the last message of the
+ * active branch. Every method is atomic by itself.
+ */
 export interface MessageRepository {
   /**
    * In one atomic step: claims the conversation (creating it, and its user, if new) and stores
-   * the messages in the given order — but writes nothing at all when the conversation belongs
-   * to another user or when any of the ids is already stored (those are returned as `taken`,
-   * for the caller to compare). An id stored concurrently may be neither inserted nor taken:
-   * asking again then reports it as taken.
+   * the messages in the given order, each after its `parentId` (null: after the message before
+   * it, or the head for the first), and makes the last one the head — but writes nothing at all when the
+   * conversation belongs to another user, when any of the ids is already stored (those are
+   * returned as `taken`, for the caller to compare) or when a parent is unknown. An id stored
+   * concurrently may be neither inserted nor taken: asking again then reports it as taken.
    */
   append(conversation: Conversation, messages: Message[]): Promise<AppendResult>;
-  /** The conversation and one page of it, read together; the page is empty for another user's conversation too. */
+  /** The conversation and one page of all its messages (every branch) in the conversation order; empty for another user's. */
   pageOwned(conversationId: string, userId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<OwnedPage>;
   /**
-   * Deletes the listed messages (or all, when `messageIds` is null) of the conversation if
-   * `userId` owns it; returns the conversation (whoever owns it) and how many were deleted.
+   * One page of a branch (`asc` from its first message, `desc` from its last up), each message
+   * with its siblings; empty for another user's conversation. The newest page costs the same
+   * whatever the size of the tree.
    */
-  deleteOwned(conversationId: string, userId: string, messageIds: string[] | null): Promise<{ conversation: Conversation | null; deleted: number }>;
+  pageBranch(conversationId: string, userId: string, query: BranchQuery): Promise<BranchPage>;
+  /**
+   * Makes the head the most recently created message among `messageId` and its descendants, if
+   * `userId` owns the conversation and the message is in it (`found`).
+   */
+  switchBranch(conversationId: string, userId: string, messageId: string): Promise<{ conversation: Conversation | null; found: boolean; headId: string | null }>;
+  /**
+   * Deletes the listed messages (with their descendants when `descendants`; all, when
+   * `messageIds` is null) of the conversation if `userId` owns it: the children of a deleted
+   * message follow its nearest surviving ancestor, and a deleted head moves to the nearest
+   * message left on its path. Returns the conversation (whoever owns it) and how many were deleted.
+   */
+  deleteOwned(conversationId: string, userId: string, messageIds: string[] | null, descendants?: boolean): Promise<{ conversation: Conversation | null; deleted: number }>;
   findById(messageId: string): Promise<Message | null>;
-  /** The assistant message stored as the reply to a user message. */
+  /** The latest assistant message stored as a reply to a user message. */
   findReplyTo(userMessageId: string): Promise<Message | null>;
   /** How many messages the conversation holds. */
   count(conversationId: string): Promise<number>;

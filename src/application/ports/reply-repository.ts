@@ -4,11 +4,36 @@ import type { Message } from '../../domain/message.js';
 export interface TurnStart {
   /** The conversation of the turn (created, with its user, if new). */
   conversation: Conversation;
+  /** The question: after its `parentId` (which must be a message of the conversation), else after `parentIfStored`, else after the head. */
   userMessage: Message;
-  /** The reply to open: in progress, empty, replying to `userMessage`. */
+  /** A parent to follow only if it is a stored message of the conversation (the AI SDK's message before the new one). */
+  parentIfStored?: string | null;
+  /** The reply to open: in progress, empty, replying to `userMessage` (its parent); it becomes the head. */
   reply: Message;
-  /** How many of the conversation's latest finished messages to read as the model's history. */
+  /** How many finished messages of the question's branch (its path, newest first) to read as the model's history. */
   historyLimit: number;
+}
+
+export interface RegenerateStart {
+  conversation: Conversation;
+  /** A user message, or a reply: then the user message it answers is answered again. */
+  targetId: string;
+  /** The new reply (its `replyTo` and `parentId` are set by the store to the question). */
+  reply: Message;
+  historyLimit: number;
+}
+
+export interface RegenerateRecord {
+  /** The conversation as stored, whoever owns it (another user's: nothing was written), or null. */
+  conversation: Conversation | null;
+  /** The user message answered again, or null when the target is none (nothing written). */
+  question: Message | null;
+  /** A reply to the question still in progress: then nothing was written. */
+  running: Message | null;
+  /** The stored reply, when it was opened: a sibling of the earlier replies, and the head. */
+  opened: Message | null;
+  /** The finished messages of the question's path above it, newest first, bounded. */
+  history: Message[];
 }
 
 export interface TurnRecord {
@@ -18,8 +43,12 @@ export interface TurnRecord {
   taken: Message | null;
   /** With `taken`: the reply stored for it, if any. */
   takenReply: Message | null;
-  /** The conversation's latest finished messages, newest first, as they were before this call. */
+  /** The finished messages of the question's branch above it (its path), newest first, as they were before this call. */
   history: Message[];
+  /** Whether the question's `parentId` was no message of the conversation: then nothing was written. */
+  unknownParent: boolean;
+  /** The user message as stored by this call (its parent resolved), when opened. */
+  stored: Message | null;
   /**
    * Whether the user message and the reply were stored by this call. Neither this nor `taken`
    * means the message id was stored concurrently: asking again reports it as taken.
@@ -37,8 +66,10 @@ export interface ReplyRepository {
    * reads the history — unless the conversation is another user's or the message id is taken.
    */
   begin(start: TurnStart): Promise<TurnRecord>;
+  /** In one step: opens another reply to an answered user message, beside the earlier ones, and reads its history. */
+  regenerate(start: RegenerateStart): Promise<RegenerateRecord>;
   /**
-   * Opens `reply` for the user message it answers, replacing a reply that was cut short
+   * Opens `reply` for the user message it answers, replacing its latest reply when that was cut short
    * (cancelled, error, interrupted). Null when another reply, in progress or answered, stands.
    */
   reopen(reply: Message): Promise<Message | null>;

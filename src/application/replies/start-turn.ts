@@ -1,6 +1,6 @@
 import { recentHistory } from '../../domain/chat-history.js';
 import { Conversation } from '../../domain/conversation.js';
-import { MessageIdConflictError } from '../../domain/errors.js';
+import { ConversationNotFoundError, FieldInvalidError, MessageIdConflictError, MessageNotFoundError, ReplyInProgressError } from '../../domain/errors.js';
 import { Message } from '../../domain/message.js';
 import { isCutShort, isStale, openReply, staleBefore } from '../../domain/reply.js';
 import type { ChatLimits } from '../chat-limits.js';
@@ -12,10 +12,17 @@ import type { Repositories, UnitOfWork } from '../ports/unit-of-work.js';
 import type { ReplyJobs } from './reply-jobs.js';
 
 export interface ChatInput {
-  text: string;
+  /** The question; absent when `regenerate` names one already asked. */
+  text?: string;
   userId: string;
   conversationId?: string;
   messageId?: string;
+  /** The message the question follows (an edit starts a branch there); absent: the head. */
+  parentId?: string;
+  /** Follow this message if it is stored in the conversation, else the head (the AI SDK's message before the new one). */
+  parentIfStored?: string;
+  /** Answer again the user message with this id, or the one this reply answers: a new reply beside the earlier ones. */
+  regenerate?: string;
 }
 
 export interface Turn {
@@ -49,6 +56,7 @@ export class StartTurn {
   ) {}
 
   async execute(input: ChatInput, modelName: string): Promise<Turn> {
+    if (input.regenerate !== undefined) return this.unitOfWork.run((repositories) => this.again(repositories, input, input.regenerate!, modelName), { atomic: false });
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const turn = await this.unitOfWork.run((repositories) => this.begin(repositories, input, modelName), { atomic: false });
       if (turn) return turn;
@@ -65,26 +73,66 @@ export class StartTurn {
       conversationId: candidate.conversationId,
       userId: candidate.userId,
       role: 'user',
-      text: input.text,
+      text: input.text ?? '',
       createdAt: now,
       metadata: {},
       replyTo: null,
+      parentId: input.parentId ?? null,
     });
     const reply = openReply(question, this.ids.newId(), modelName, now);
-    const record = await r.replies.begin({ conversation: candidate, userMessage: question, reply, historyLimit: this.limits.historyMessages });
+    const record = await r.replies.begin({
+      conversation: candidate,
+      userMessage: question,
+      parentIfStored: input.parentIfStored ?? null,
+      reply,
+      historyLimit: this.limits.historyMessages,
+    });
     const conversation = record.conversation?.assertOwnedBy(input.userId) ?? candidate;
+    if (record.unknownParent) throw new FieldInvalidError('parent_id', 'must be a message of this conversation');
+    const request = this.requestFor(question, record.history);
+    if (record.opened) return { conversation, userMessage: record.stored ?? question, reply, request };
+    if (!record.taken) return null;
+
+    const difference = record.taken.differenceFrom(question, { metadata: false, createdAt: false, parentId: input.parentId !== undefined });
+    if (difference) throw new MessageIdConflictError(question.messageId, difference);
+    return { conversation, userMessage: record.taken, ...(await this.replyOfRepeated(r, record.taken, record.takenReply, modelName, request)) };
+  }
+
+  /** Another reply to a question already asked, beside the earlier ones (none may be in progress). */
+  private async again(r: Repositories, input: ChatInput, targetId: string, modelName: string): Promise<Turn> {
+    const now = this.clock.now();
+    const conversationId = input.conversationId;
+    if (conversationId === undefined) throw new FieldInvalidError('conversation_id', 'is required with regenerate');
+    const conversation = Conversation.create({ conversationId, userId: input.userId, createdAt: now });
+    const reply = Message.create({
+      messageId: this.ids.newId(),
+      conversationId,
+      userId: input.userId,
+      role: 'assistant',
+      text: '',
+      createdAt: now,
+      metadata: { model: modelName },
+      replyTo: null,
+      status: 'in_progress',
+      progressAt: now,
+    });
+    const record = await r.replies.regenerate({ conversation, targetId, reply, historyLimit: this.limits.historyMessages });
+    if (!record.conversation) throw new ConversationNotFoundError(conversationId);
+    record.conversation.assertOwnedBy(input.userId);
+    if (!record.question) throw new MessageNotFoundError(targetId);
+    if (record.running) throw new ReplyInProgressError('a reply to this message is still being written; stop it or wait for it first');
+    if (!record.opened) throw new ReplyInProgressError('another reply to this message was started at the same time');
+    return { conversation: record.conversation, userMessage: record.question, reply: record.opened, request: this.requestFor(record.question, record.history) };
+  }
+
+  /** What the model is asked: the question, after the finished messages of its own branch (bounded). */
+  private requestFor(question: Message, pathAbove: Message[]): ChatRequest {
     const history = recentHistory(
-      record.history.filter((m) => m.replyTo !== question.messageId),
+      pathAbove.filter((m) => m.replyTo !== question.messageId),
       question,
       { messages: this.limits.historyMessages, chars: this.limits.historyChars },
     );
-    const request = { persona: this.personaSource.persona(), history, text: question.text };
-    if (record.opened) return { conversation, userMessage: question, reply, request };
-    if (!record.taken) return null;
-
-    const difference = record.taken.differenceFrom(question, { metadata: false, createdAt: false });
-    if (difference) throw new MessageIdConflictError(question.messageId, difference);
-    return { conversation, userMessage: record.taken, ...(await this.replyOfRepeated(r, record.taken, record.takenReply, modelName, request)) };
+    return { persona: this.personaSource.persona(), history, text: question.text };
   }
 
   /** The reply of a question asked again: the one that stands, or a new one replacing one cut short. */

@@ -1,5 +1,5 @@
 import type { Conversation } from '../../domain/conversation.js';
-import { MessageIdConflictError } from '../../domain/errors.js';
+import { FieldInvalidError, MessageIdConflictError } from '../../domain/errors.js';
 import { Message, type Role } from '../../domain/message.js';
 import type { Metadata } from '../../domain/metadata.js';
 import type { Repositories } from '../ports/unit-of-work.js';
@@ -11,6 +11,8 @@ export interface IncomingMessage {
   text: string;
   createdAt?: Date;
   metadata?: Metadata;
+  /** The message it follows; absent: the one before it in the request, the first one the head. */
+  parentId?: string;
 }
 
 export interface StoredMessages {
@@ -37,33 +39,47 @@ export async function storeMessages(
   incoming: IncomingMessage[],
   make: { now: Date; newId: () => string },
 ): Promise<StoredMessages> {
-  const candidates = incoming.map((sent) =>
-    Message.create({
-      messageId: sent.messageId ?? make.newId(),
-      conversationId: candidate.conversationId,
-      userId: candidate.userId,
-      role: sent.role,
-      text: sent.text,
-      createdAt: sent.createdAt ?? make.now,
-      metadata: sent.metadata ?? {},
-      replyTo: null,
-    }),
-  );
+  const candidates: Message[] = [];
+  for (const sent of incoming) {
+    candidates.push(
+      Message.create({
+        messageId: sent.messageId ?? make.newId(),
+        conversationId: candidate.conversationId,
+        userId: candidate.userId,
+        role: sent.role,
+        text: sent.text,
+        createdAt: sent.createdAt ?? make.now,
+        metadata: sent.metadata ?? {},
+        replyTo: null,
+        // Each follows the one before it in the request; the first, unless told, the head.
+        parentId: sent.parentId ?? candidates.at(-1)?.messageId ?? null,
+      }),
+    );
+  }
   const stored = new Map<string, Message>();
   const insertedIds = new Set<string>();
   let pending = candidates;
   for (let round = 1; ; round++) {
     const result = await repositories.messages.append(candidate, pending);
     result.conversation?.assertOwnedBy(candidate.userId);
+    if (result.unknownParents.length > 0) throw new FieldInvalidError('parent_id', 'must be a message of this conversation');
     for (const taken of result.taken) {
       const index = candidates.findIndex((c) => c.messageId === taken.messageId);
       const sent = incoming[index]!;
-      const difference = taken.differenceFrom(candidates[index]!, { metadata: sent.metadata !== undefined, createdAt: sent.createdAt !== undefined });
+      const difference = taken.differenceFrom(candidates[index]!, {
+        metadata: sent.metadata !== undefined,
+        createdAt: sent.createdAt !== undefined,
+        parentId: sent.parentId !== undefined,
+      });
       if (difference) throw new MessageIdConflictError(taken.messageId, difference);
       stored.set(taken.messageId, taken);
     }
-    for (const id of result.inserted) insertedIds.add(id);
-    pending = pending.filter((m) => !stored.has(m.messageId) && !insertedIds.has(m.messageId));
+    for (const { messageId, parentId } of result.inserted) {
+      insertedIds.add(messageId);
+      const index = candidates.findIndex((c) => c.messageId === messageId);
+      stored.set(messageId, candidates[index]!.with({ parentId }));
+    }
+    pending = pending.filter((m) => !stored.has(m.messageId));
     if (result.conversation && (pending.length === 0 || round === MAX_ROUNDS)) {
       if (pending.length > 0) throw new Error(`messages could not be stored after ${MAX_ROUNDS} rounds`);
       return { conversation: result.conversation, messages: candidates.map((c) => stored.get(c.messageId) ?? c), insertedIds };

@@ -8,9 +8,14 @@ export interface DeleteMessagesInput {
   messageIds?: string[];
   /** False or undefined: not given. */
   all?: boolean;
+  /** Each listed message's whole subtree goes too. */
+  descendants?: boolean;
 }
 
-/** DELETE /api/chat/deleteMessages: the listed messages, or all of them, never by accident. */
+/**
+ * DELETE /api/chat/deleteMessages: the listed messages (with their subtrees, when asked), or all
+ * of them, never by accident; the tree stays whole (the store splices it).
+ */
 export class DeleteMessages {
   constructor(private readonly unitOfWork: UnitOfWork) {}
 
@@ -22,7 +27,7 @@ export class DeleteMessages {
     }
     return this.unitOfWork.run(
       async (repositories) => {
-        const result = await repositories.messages.deleteOwned(input.conversationId, input.userId, all ? null : [...new Set(ids)]);
+        const result = await repositories.messages.deleteOwned(input.conversationId, input.userId, all ? null : [...new Set(ids)], input.descendants === true);
         result.conversation?.assertOwnedBy(input.userId);
         return result.deleted;
       },

@@ -1,21 +1,33 @@
+import type { Message } from '../../domain/message.js';
+import { FieldInvalidError } from '../../domain/errors.js';
 import { isStale } from '../../domain/reply.js';
-import type { MessagePage, MessagePosition, SortOrder } from '../ports/message-repository.js';
+import type { BranchPosition, MessagePosition, Siblings, SortOrder } from '../ports/message-repository.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { ReplyJobs } from '../replies/reply-jobs.js';
 
-export interface LoadMessagesInput {
+/** Which messages a page lists: one branch (the active one, or the path to `leafId`), or every message of every branch. */
+export type LoadMessagesInput = {
   userId: string;
   conversationId: string;
   limit: number;
   order: SortOrder;
-  /** Where the previous page ended; null for the first page. */
-  after: MessagePosition | null;
+} & (
+  | { branch: 'all'; after: MessagePosition | null }
+  | { branch: 'one'; leafId: string | null; after: BranchPosition | null }
+);
+
+export interface LoadedPage {
+  headId: string | null;
+  /** In branch listings, each message has its siblings. */
+  messages: { message: Message; siblings?: Siblings }[];
+  next: { branch: 'all'; position: MessagePosition } | { branch: 'one'; position: BranchPosition } | null;
 }
 
 /**
- * POST /api/chat/loadMessages: one page of a conversation, keyset-paginated, in one read. A
- * reply in progress shows its text so far; one whose producer died is shown (and stored) as
- * interrupted as soon as it is stale.
+ * POST /api/chat/loadMessages: one page of a conversation, in one read — of a branch (from its
+ * first message, or from its last one up) or of all its messages in the conversation order,
+ * keyset-paginated either way. A reply in progress shows its text so far; one whose producer died
+ * is shown (and stored) as interrupted as soon as it is stale.
  */
 export class LoadMessages {
   constructor(
@@ -23,20 +35,31 @@ export class LoadMessages {
     private readonly jobs: ReplyJobs,
   ) {}
 
-  async execute(input: LoadMessagesInput): Promise<MessagePage> {
+  async execute(input: LoadMessagesInput): Promise<LoadedPage> {
     const page = await this.read(input);
     const staleBefore = this.jobs.staleBefore();
-    if (!page.messages.some((message) => isStale(message, staleBefore))) return page;
+    if (!page.messages.some(({ message }) => isStale(message, staleBefore))) return page;
     await this.jobs.sweepStale();
     return this.read(input);
   }
 
-  private read({ userId, conversationId, order, limit, after }: LoadMessagesInput): Promise<MessagePage> {
+  private read(input: LoadMessagesInput): Promise<LoadedPage> {
+    const { userId, conversationId, order, limit } = input;
     return this.unitOfWork.run(
-      async (repositories) => {
-        const { conversation, page } = await repositories.messages.pageOwned(conversationId, userId, order, limit, after);
-        conversation?.assertOwnedBy(userId);
-        return page;
+      async (r): Promise<LoadedPage> => {
+        if (input.branch === 'all') {
+          const { conversation, headId, page } = await r.messages.pageOwned(conversationId, userId, order, limit, input.after);
+          conversation?.assertOwnedBy(userId);
+          return {
+            headId,
+            messages: page.messages.map((message) => ({ message })),
+            next: page.next ? { branch: 'all', position: page.next } : null,
+          };
+        }
+        const page = await r.messages.pageBranch(conversationId, userId, { leafId: input.leafId, order, limit, after: input.after });
+        page.conversation?.assertOwnedBy(userId);
+        if (page.conversation && !page.leafFound) throw new FieldInvalidError('leaf_id', 'must be a message of this conversation');
+        return { headId: page.headId, messages: page.messages, next: page.next ? { branch: 'one', position: page.next } : null };
       },
       { atomic: false },
     );

@@ -5,16 +5,12 @@ import type { RequestSchemas } from '../schemas.js';
 import { SendChatMessage } from '../../../application/replies/send-chat-message.js';
 import type { Resolve } from '../resolve.js';
 import { parseRequest } from '../validate.js';
+import { chatInput } from '../stream-request.js';
 
 export function chatRoutes(router: Router, resolve: Resolve, schemas: RequestSchemas, json: Middleware): void {
   router.post('/v1/chat', json, async (ctx) => {
     const input = parseRequest(schemas.chat, ctx.request.body);
-    const exchange = await resolve(SendChatMessage).execute({
-      text: input.text,
-      userId: input.user_id,
-      conversationId: input.conversation_id,
-      messageId: input.message_id,
-    });
+    const exchange = await resolve(SendChatMessage).execute(chatInput(input));
     ctx.body = chatJson(exchange);
   });
 }

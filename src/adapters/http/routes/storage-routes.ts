@@ -1,18 +1,19 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { IncomingMessage } from '../../../application/services/store-messages.js';
-import { conversationPageJson, deletedJson, messagePageJson, savedMessageJson, savedSessionJson } from '../presenters.js';
+import { conversationPageJson, deletedJson, messagePageJson, savedMessageJson, savedSessionJson, switchedBranchJson } from '../presenters.js';
 import type { RequestSchemas } from '../schemas.js';
 import { DeleteMessages } from '../../../application/use-cases/delete-messages.js';
 import { ListConversations } from '../../../application/use-cases/list-conversations.js';
 import { LoadMessages } from '../../../application/use-cases/load-messages.js';
 import { SaveMessage } from '../../../application/use-cases/save-message.js';
 import { SaveSession } from '../../../application/use-cases/save-session.js';
-import { conversationCursor, messageCursor } from '../cursor.js';
+import { SwitchBranch } from '../../../application/use-cases/switch-branch.js';
+import { branchCursor, conversationCursor, messageCursor } from '../cursor.js';
 import type { Resolve } from '../resolve.js';
 import { parseRequest } from '../validate.js';
 
-type MessageFields = { message_id?: string; role: IncomingMessage['role']; text: string; created_at?: Date; metadata?: Record<string, unknown> };
+type MessageFields = { message_id?: string; role: IncomingMessage['role']; text: string; created_at?: Date; metadata?: Record<string, unknown>; parent_id?: string };
 
 const incoming = (m: MessageFields): IncomingMessage => ({
   messageId: m.message_id,
@@ -20,6 +21,7 @@ const incoming = (m: MessageFields): IncomingMessage => ({
   text: m.text,
   createdAt: m.created_at,
   metadata: m.metadata,
+  parentId: m.parent_id,
 });
 
 export function storageRoutes(router: Router, resolve: Resolve, schemas: RequestSchemas, json: Middleware): void {
@@ -36,10 +38,21 @@ export function storageRoutes(router: Router, resolve: Resolve, schemas: Request
 
   router.post('/api/chat/loadMessages', json, async (ctx) => {
     const input = parseRequest(schemas.loadMessages, ctx.request.body);
-    const { conversation_id: conversationId, order } = input;
-    const after = input.cursor === undefined ? null : messageCursor.decode(input.cursor, conversationId, order);
-    const page = await resolve(LoadMessages).execute({ userId: input.user_id, conversationId, limit: input.limit, order, after });
-    ctx.body = messagePageJson(conversationId, page.messages, page.next ? messageCursor.encode(conversationId, order, page.next) : null);
+    const { conversation_id: conversationId, order, cursor } = input;
+    const common = { userId: input.user_id, conversationId, limit: input.limit, order };
+    const page = await resolve(LoadMessages).execute(
+      input.branch === 'all'
+        ? { ...common, branch: 'all', after: cursor === undefined ? null : messageCursor.decode(cursor, conversationId, order) }
+        : { ...common, branch: 'one', leafId: input.leaf_id ?? null, after: cursor === undefined ? null : branchCursor.decode(cursor, conversationId, order) },
+    );
+    const next = page.next === null ? null : page.next.branch === 'all' ? messageCursor.encode(conversationId, order, page.next.position) : branchCursor.encode(conversationId, order, page.next.position);
+    ctx.body = messagePageJson(conversationId, page, next);
+  });
+
+  router.post('/api/chat/switchBranch', json, async (ctx) => {
+    const input = parseRequest(schemas.switchBranch, ctx.request.body);
+    const { headId } = await resolve(SwitchBranch).execute({ userId: input.user_id, conversationId: input.conversation_id, messageId: input.message_id });
+    ctx.body = switchedBranchJson(input.conversation_id, headId);
   });
 
   router.delete('/api/chat/deleteMessages', json, async (ctx) => {
@@ -49,6 +62,7 @@ export function storageRoutes(router: Router, resolve: Resolve, schemas: Request
       conversationId: input.conversation_id,
       messageIds: input.message_ids,
       all: input.all,
+      descendants: input.descendants,
     });
     ctx.body = deletedJson(deleted);
   });
@@ -93,8 +107,9 @@ function deleteRequest(ctx: Context): unknown {
   if (query.message_ids !== undefined) {
     fromQuery.message_ids = [query.message_ids].flat().flatMap((list) => list.split(',')).filter((id) => id !== '');
   }
-  if (query.all !== undefined) {
-    fromQuery.all = query.all === 'true' ? true : query.all === 'false' ? false : query.all;
+  for (const flag of ['all', 'descendants'] as const) {
+    const value = query[flag];
+    if (value !== undefined) fromQuery[flag] = value === 'true' ? true : value === 'false' ? false : value;
   }
   const fromBody = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
   return { ...fromQuery, ...fromBody };

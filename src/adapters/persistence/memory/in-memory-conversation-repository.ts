@@ -34,7 +34,7 @@ export class InMemoryConversationRepository implements ConversationRepository {
       this.store.users.set(userId, User.restore({ userId, createdAt: conversation.createdAt }));
       this.undo.record(() => this.store.users.delete(userId));
     }
-    this.store.addConversation({ conversation, activeAt: conversation.createdAt });
+    this.store.addConversation({ conversation, activeAt: conversation.createdAt, headId: null });
     this.undo.record(() => this.store.removeConversation(conversation.conversationId, false));
     return conversation;
   }

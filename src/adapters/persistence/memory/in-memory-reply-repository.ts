@@ -1,4 +1,4 @@
-import type { ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
+import type { RegenerateRecord, RegenerateStart, ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { cutShort, grown, isCutShort, isStale } from '../../../domain/reply.js';
 import { InMemoryMessageRepository } from './in-memory-message-repository.js';
@@ -19,24 +19,63 @@ export class InMemoryReplyRepository implements ReplyRepository {
 
   async begin(start: TurnStart): Promise<TurnRecord> {
     const { conversationId } = start.conversation;
-    const history = (await this.messages.page(conversationId, 'desc', start.historyLimit + 1, null)).messages
-      .filter((m) => m.status === 'completed')
-      .slice(0, start.historyLimit);
-    const appended = await this.messages.append(start.conversation, [start.userMessage, start.reply]);
-    const taken = appended.taken.find((m) => m.messageId === start.userMessage.messageId) ?? null;
+    const question = start.userMessage;
+    const taken = this.store.messages.get(question.messageId)?.message ?? null;
+    const appended = await this.messages.append(start.conversation, [question, start.reply], start.parentIfStored ?? null);
+    const stored = appended.inserted.length === 2 ? question.with({ parentId: appended.inserted[0]!.parentId }) : null;
+    // The history is the path above the question (above the one stored, for a repeated question), as it was before this call.
+    const above = taken ? taken.parentId : (stored?.parentId ?? null);
+    const history = this.finishedAbove(above, conversationId, start.historyLimit).filter((m) => m.messageId !== start.reply.messageId);
     const takenReply = taken ? await this.messages.findReplyTo(taken.messageId) : null;
-    if (appended.inserted.length > 0) this.announce(start.reply.messageId);
-    return { conversation: appended.conversation, taken, takenReply, history, opened: appended.inserted.length === 2 };
+    if (stored) this.announce(start.reply.messageId);
+    return {
+      conversation: appended.conversation,
+      taken: appended.taken.find((m) => m.messageId === question.messageId) ?? null,
+      takenReply,
+      history,
+      opened: stored !== null,
+      unknownParent: appended.unknownParents.length > 0,
+      stored,
+    };
+  }
+
+  async regenerate(start: RegenerateStart): Promise<RegenerateRecord> {
+    const { conversationId } = start.conversation;
+    const conversation = this.store.conversations.get(conversationId)?.conversation ?? null;
+    const target = this.store.messages.get(start.targetId)?.message;
+    const questionId = target?.conversationId === conversationId ? (target.role === 'user' ? target.messageId : target.replyTo) : null;
+    const found = questionId === null ? undefined : this.store.messages.get(questionId)?.message;
+    const question = found && found.role === 'user' && found.conversationId === conversationId ? found : null;
+    const none = { conversation, question, running: null, opened: null, history: [] };
+    if (!question) return none;
+    const history = this.finishedAbove(question.parentId, conversationId, start.historyLimit);
+    const runningId = (this.store.replies.get(question.messageId) ?? []).find((id) => this.store.messages.get(id)?.message.status === 'in_progress');
+    if (runningId !== undefined) return { ...none, running: this.store.messages.get(runningId)!.message, history };
+    if (!conversation?.isOwnedBy(start.reply.userId)) return { ...none, history };
+    const reply = start.reply.with({ createdAt: start.reply.createdAt < question.createdAt ? question.createdAt : start.reply.createdAt });
+    const opened = reply.with({ parentId: question.messageId, replyTo: question.messageId });
+    const inserted = await this.messages.insert([opened]);
+    if (inserted.length === 0) return { ...none, history };
+    this.messages.moveHead(conversationId, opened.messageId);
+    const stored = this.store.conversations.get(conversationId);
+    if (stored && stored.activeAt < opened.createdAt) stored.activeAt = opened.createdAt;
+    this.announce(opened.messageId);
+    return { conversation, question, running: null, opened, history };
   }
 
   async reopen(reply: Message): Promise<Message | null> {
     const standing = await this.messages.findReplyTo(reply.replyTo!);
     if (standing && !isCutShort(standing)) return null;
-    if (standing) await this.messages.deleteByIds(standing.conversationId, [standing.messageId]);
-    const [inserted] = await this.messages.insert([reply]);
+    const opened = reply.with({ parentId: reply.replyTo });
+    if (standing) {
+      // The cut-short reply is replaced: its children (if any) follow the new one.
+      this.messages.deleteSpliced(standing.conversationId, new Set([standing.messageId]));
+    }
+    const [inserted] = await this.messages.insert([opened]);
     if (inserted === undefined) return null;
+    this.messages.moveHead(reply.conversationId, opened.messageId);
     this.announce(reply.messageId);
-    return reply;
+    return opened;
   }
 
   async advance(replyId: string, text: string, at: Date): Promise<boolean> {
@@ -51,9 +90,9 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const entry = this.store.messages.get(reply.messageId);
     if (!entry || entry.message.status !== 'in_progress') return entry?.message ?? null;
     if (reply.text === '') {
-      await this.messages.deleteByIds(reply.conversationId, [reply.messageId]);
+      this.messages.deleteSpliced(reply.conversationId, new Set([reply.messageId]));
     } else {
-      entry.message = reply.with({ status: 'completed', progressAt: null });
+      entry.message = reply.with({ status: 'completed', progressAt: null, parentId: entry.message.parentId });
       const conversation = this.store.conversations.get(reply.conversationId);
       if (conversation && conversation.activeAt < at) conversation.activeAt = at;
     }
@@ -70,10 +109,20 @@ export class InMemoryReplyRepository implements ReplyRepository {
   }
 
   async interruptStale(before: Date, at: Date): Promise<number> {
-    const stale = [...this.store.messages.values()]
-      .map((entry) => entry.message)
-      .filter((m) => isStale(m, before));
+    const stale = [...this.store.messages.values()].map((entry) => entry.message).filter((m) => isStale(m, before));
     for (const reply of stale) await this.finish(cutShort(reply, 'interrupted'), at);
     return stale.length;
+  }
+
+  /** The finished messages above `from` (itself included) on its path, newest first, at most `limit`. */
+  private finishedAbove(from: string | null, conversationId: string, limit: number): Message[] {
+    const found: Message[] = [];
+    for (let id = from, steps = 0; id !== null && found.length < limit && steps < limit * 2; steps++) {
+      const message = this.store.messages.get(id)?.message;
+      if (!message || message.conversationId !== conversationId) break;
+      if (message.status === 'completed') found.push(message);
+      id = message.parentId;
+    }
+    return found;
   }
 }

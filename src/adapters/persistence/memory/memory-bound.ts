@@ -1,4 +1,4 @@
-import type { MemoryStore } from './memory-store.js';
+import { childrenKey, type MemoryStore } from './memory-store.js';
 
 export interface Dropped {
   conversations: number;
@@ -22,7 +22,8 @@ export function dropLeastRecentlyActive(store: MemoryStore, maxMessages: number)
     for (const entry of store.timelines.get(conversationId) ?? []) {
       const { message } = entry;
       store.messages.delete(message.messageId);
-      if (message.replyTo !== null && store.replies.get(message.replyTo) === message.messageId) store.replies.delete(message.replyTo);
+      if (message.replyTo !== null) store.replies.delete(message.replyTo);
+      store.children.delete(childrenKey(conversationId, message.parentId));
       dropped.messages++;
     }
     store.timelines.delete(conversationId);

@@ -3,6 +3,9 @@ import type { Message } from '../../../domain/message.js';
 import type { Session } from '../../../domain/session.js';
 import type { User } from '../../../domain/user.js';
 
+/** The key of a parent's children in `MemoryStore.children` (a first message's parent is ''). */
+export const childrenKey = (conversationId: string, parentId: string | null): string => `${conversationId}\u0000${parentId ?? ''}`;
+
 export interface StoredMessage {
   message: Message;
   /** Insertion order, the tie-breaker after created_at. */
@@ -12,6 +15,8 @@ export interface StoredMessage {
 export interface StoredConversation {
   conversation: Conversation;
   activeAt: Date;
+  /** The last message of the active branch. */
+  headId: string | null;
 }
 
 /** Everything the in-memory adapters keep; one instance is one database. */
@@ -21,8 +26,10 @@ export class MemoryStore {
   readonly messages = new Map<string, StoredMessage>();
   /** Per conversation, its messages sorted by (created_at, seq). */
   readonly timelines = new Map<string, StoredMessage[]>();
-  /** Assistant reply id by the user message id it answers. */
-  readonly replies = new Map<string, string>();
+  /** Assistant reply ids by the user message id they answer, in creation order (the latest last). */
+  readonly replies = new Map<string, string[]>();
+  /** Per conversation and parent (`childrenKey`), its children sorted by (created_at, seq): siblings. */
+  readonly children = new Map<string, StoredMessage[]>();
   readonly sessions = new Map<string, Session>();
   /** Session ids by conversation, so a conversation's sessions are found without a scan. */
   readonly sessionsOf = new Map<string, Set<string>>();

@@ -81,7 +81,11 @@ export async function migrate(options: Pick<DatabaseOptions, 'url' | 'timeoutMs'
   await lock.connect();
   const orm = await openMigrator(options);
   try {
-    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    // Polled rather than waited for in one statement: a statement waiting for the lock holds a
+    // snapshot, and a migration that builds an index concurrently waits for every such snapshot.
+    while (!(await lock.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [MIGRATION_LOCK])).rows[0]!.locked) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const applied = await orm.getMigrator().up();
     return applied.map((migration) => migration.name);
   } finally {

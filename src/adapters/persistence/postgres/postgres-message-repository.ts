@@ -1,12 +1,26 @@
-import type { AppendResult, MessagePage, MessagePosition, MessageRepository, OwnedPage, SortOrder } from '../../../application/ports/message-repository.js';
+import type {
+  AppendResult,
+  BranchPage,
+  BranchQuery,
+  MessagePage,
+  MessagePosition,
+  MessageRepository,
+  OwnedPage,
+  Siblings,
+  SortOrder,
+} from '../../../application/ports/message-repository.js';
 import type { Conversation } from '../../../domain/conversation.js';
 import type { Message } from '../../../domain/message.js';
-import { claimAndInsert, messageInput, textArray, toConversation, toDate, toMessage, type ConversationRow, type MessageRow } from './rows.js';
-import { empty, sql, type Sql, type Statements } from './statements.js';
+import { claimAndInsert, pathUp, textArray, toConversation, toDate, toMessage, treeInput, type ConversationRow, type MessageRow } from './rows.js';
+import { empty, raw, sql, type Sql, type Statements } from './statements.js';
+
+type SiblingsRow = { sibling_count: string; sibling_index: string; previous_id: string | null; next_id: string | null };
 
 /**
  * Messages in PostgreSQL. Every method is one statement (one round trip), atomic by itself;
- * conversation counts are kept by the database's own trigger on `messages`.
+ * conversation counts are kept by the database's own trigger on `messages`. A conversation is a
+ * tree through `parent_id`; branches are read by walking parent pointers (one primary-key lookup
+ * per message), siblings through the `messages_children` index.
  */
 export class PostgresMessageRepository implements MessageRepository {
   constructor(private readonly db: Statements) {}
@@ -17,28 +31,41 @@ export class PostgresMessageRepository implements MessageRepository {
   }
 
   async findReplyTo(userMessageId: string): Promise<Message | null> {
-    const [row] = await this.db.rows<MessageRow>(sql`select * from messages where reply_to = ${userMessageId}`);
+    const [row] = await this.db.rows<MessageRow>(
+      sql`select * from messages where reply_to = ${userMessageId} order by created_at desc, seq desc limit 1`,
+    );
     return row ? toMessage(row) : null;
   }
 
   async append(conversation: Conversation, messages: Message[]): Promise<AppendResult> {
-    const [row] = await this.db.rows<{ claimed: ConversationRow | null; existing: ConversationRow | null; taken: MessageRow[]; inserted: string[] }>(
-      sql`/* messages.append */ with input as (select * from ${messageInput(messages)}),
-       taken as (select m.* from messages m where m.message_id = any(array(select message_id from input))),
-       ${claimAndInsert(conversation)}
+    const [row] = await this.db.rows<{
+      claimed: ConversationRow | null;
+      existing: ConversationRow | null;
+      taken: MessageRow[];
+      inserted: { message_id: string; parent_id: string | null }[];
+      unknown_parents: string[];
+    }>(
+      sql`/* messages.append */ with ${treeInput(conversation.conversationId, messages)},
+       ${claimAndInsert(conversation, messages)}
        select (select row_to_json(c) from claimed c) as claimed,
               (select row_to_json(c) from conversations c where c.conversation_id = ${conversation.conversationId}) as existing,
               coalesce((select json_agg(t) from taken t), '[]') as taken,
-              coalesce((select json_agg(message_id) from inserted), '[]') as inserted`,
+              coalesce((select json_agg(json_build_object('message_id', message_id, 'parent_id', parent_id)) from inserted), '[]') as inserted,
+              coalesce((select json_agg(message_id) from unknown_parent), '[]') as unknown_parents`,
     );
     const stored = row!.claimed ?? row!.existing;
-    return { conversation: stored ? toConversation(stored) : null, taken: row!.taken.map(toMessage), inserted: row!.inserted };
+    return {
+      conversation: stored ? toConversation(stored) : null,
+      taken: row!.taken.map(toMessage),
+      inserted: row!.inserted.map((i) => ({ messageId: i.message_id, parentId: i.parent_id })),
+      unknownParents: row!.unknown_parents,
+    };
   }
 
   async pageOwned(conversationId: string, userId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<OwnedPage> {
     // The conversation and the page in one statement: no page is read for another user's conversation.
-    const rows = await this.db.rows<MessageRow & { owner_id: string; owner_created_at: string }>(
-      sql`/* messages.page_owned */ select c.user_id as owner_id, c.created_at as owner_created_at, m.*
+    const rows = await this.db.rows<MessageRow & { owner_id: string; owner_created_at: string; owner_head_id: string | null }>(
+      sql`/* messages.page_owned */ select c.user_id as owner_id, c.created_at as owner_created_at, c.head_id as owner_head_id, m.*
        from conversations c
        left join lateral (
          select * from messages where conversation_id = c.conversation_id and c.user_id = ${userId} ${seek(order, after)}
@@ -46,9 +73,72 @@ export class PostgresMessageRepository implements MessageRepository {
        where c.conversation_id = ${conversationId}`,
     );
     const first = rows[0];
-    if (!first) return { conversation: null, page: { messages: [], next: null } };
+    if (!first) return { conversation: null, headId: null, page: { messages: [], next: null } };
     const conversation = toConversation({ conversation_id: conversationId, user_id: first.owner_id, created_at: first.owner_created_at });
-    return { conversation, page: pageOf(rows.filter((r) => r.message_id !== null), limit) };
+    return { conversation, headId: first.owner_head_id, page: pageOf(rows.filter((r) => r.message_id !== null), limit) };
+  }
+
+  async pageBranch(conversationId: string, userId: string, query: BranchQuery): Promise<BranchPage> {
+    const { order, limit, after } = query;
+    const leaf: Sql = after ? sql`${after.leafId}` : query.leafId !== null ? sql`${query.leafId}` : sql`select head_id from owned`;
+    // desc walks up from the leaf (or from the parent of the last message returned) only as far as the page;
+    // asc walks the whole path from the leaf and reads it from its first message.
+    const walk =
+      order === 'desc'
+        ? pathUp('path', after ? sql`select parent_id from messages where message_id = ${after.afterId} and conversation_id = ${conversationId}` : leaf, conversationId, limit + 1)
+        : pathUp('path', leaf, conversationId, null);
+    const window =
+      order === 'desc'
+        ? sql`select * from path order by depth limit ${limit + 1}`
+        : after
+          ? sql`select * from path where depth < (select depth from path where message_id = ${after.afterId}) order by depth desc limit ${limit + 1}`
+          : sql`select * from path order by depth desc limit ${limit + 1}`;
+    const [row] = await this.db.rows<{ owner: ConversationRow | null; leaf_found: boolean; page: (MessageRow & SiblingsRow)[] }>(
+      sql`/* messages.page_branch */ with recursive owned as (
+         select * from conversations where conversation_id = ${conversationId} and user_id = ${userId}),
+       ${walk},
+       page as (${window})
+       select (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as owner,
+              exists (select 1 from messages where message_id = (${leaf}) and conversation_id = ${conversationId}) as leaf_found,
+              coalesce((
+                select json_agg(to_jsonb(m) || to_jsonb(s) order by p.depth ${order === 'desc' ? sql`asc` : sql`desc`})
+                from page p join messages m on m.message_id = p.message_id
+                cross join lateral (${siblingsOf(sql`m`)}) s
+                where exists (select 1 from owned)), '[]') as page`,
+    );
+    const owner = row!.owner;
+    if (!owner || owner.user_id !== userId) {
+      return { conversation: owner ? toConversation(owner) : null, headId: null, leafFound: false, messages: [], next: null };
+    }
+    const rows = row!.page;
+    const shown = rows.slice(0, limit);
+    const leafId = after?.leafId ?? query.leafId ?? owner.head_id;
+    const last = shown.at(-1);
+    return {
+      conversation: toConversation(owner),
+      headId: owner.head_id,
+      leafFound: query.leafId === null || after !== null || row!.leaf_found,
+      messages: shown.map((r) => ({ message: toMessage(r), siblings: siblingsFrom(r) })),
+      next: rows.length > limit && last && leafId !== null ? { leafId, afterId: last.message_id } : null,
+    };
+  }
+
+  async switchBranch(conversationId: string, userId: string, messageId: string): Promise<{ conversation: Conversation | null; found: boolean; headId: string | null }> {
+    const [row] = await this.db.rows<{ conversation: ConversationRow | null; head_id: string | null; found: boolean }>(
+      sql`/* messages.switch_branch */ with recursive ${descendantsOf('subtree', sql`${messageId}`, conversationId)},
+       newest as (
+         select m.message_id from subtree d join messages m on m.message_id = d.message_id
+         order by m.created_at desc, m.seq desc limit 1),
+       moved as (
+         update conversations set head_id = (select message_id from newest)
+         where conversation_id = ${conversationId} and user_id = ${userId} and exists (select 1 from newest)
+         returning head_id)
+       select (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as conversation,
+              (select head_id from moved) as head_id,
+              exists (select 1 from moved) as found`,
+    );
+    const conversation = row!.conversation ? toConversation(row!.conversation) : null;
+    return { conversation, found: row!.found, headId: row!.head_id };
   }
 
   async count(conversationId: string): Promise<number> {
@@ -56,21 +146,59 @@ export class PostgresMessageRepository implements MessageRepository {
     return row?.message_count ?? 0;
   }
 
-  async deleteOwned(conversationId: string, userId: string, messageIds: string[] | null): Promise<{ conversation: Conversation | null; deleted: number }> {
-    const which = messageIds === null ? empty : sql`and m.message_id = any(${textArray(messageIds)})`;
+  async deleteOwned(conversationId: string, userId: string, messageIds: string[] | null, descendants = false): Promise<{ conversation: Conversation | null; deleted: number }> {
+    const listed =
+      messageIds === null
+        ? sql`select message_id from messages where conversation_id = (select conversation_id from locked)`
+        : sql`select message_id from messages where conversation_id = (select conversation_id from locked) and message_id = any(${textArray(messageIds)})`;
+    const doomed = descendants && messageIds !== null ? sql`${descendantsOf('doomed', listed, conversationId)}` : sql`doomed(message_id) as (${listed})`;
     // The conversation's row first, as replies.begin locks it before it writes messages (see
     // postgres-reply-repository.ts): the message_count trigger would otherwise lock it after the delete.
+    // Each deleted message's nearest surviving ancestor (`lifted`) takes its children, and the head.
     const [row] = await this.db.rows<{ conversation: ConversationRow | null; deleted: string }>(
-      sql`/* messages.delete_owned */ with locked as materialized (
-         select conversation_id from conversations where conversation_id = ${conversationId} and user_id = ${userId} for no key update),
-       deleted as (
-         delete from messages m where m.conversation_id in (select conversation_id from locked) ${which}
-         returning 1)
+      sql`/* messages.delete_owned */ with recursive locked as materialized (
+         select conversation_id, head_id from conversations where conversation_id = ${conversationId} and user_id = ${userId} for no key update),
+       ${doomed},
+       lifting(message_id, target) as (
+         select m.message_id, m.parent_id from doomed d join messages m on m.message_id = d.message_id
+         union all
+         select l.message_id, m.parent_id from lifting l join doomed d on d.message_id = l.target join messages m on m.message_id = d.message_id),
+       lifted as (select message_id, target from lifting where target is null or target not in (select message_id from doomed)),
+       spliced as (
+         update messages m set parent_id = l.target from lifted l
+         where m.conversation_id = ${conversationId} and coalesce(m.parent_id, '') = l.message_id
+           and m.message_id not in (select message_id from doomed) returning 1),
+       deleted as (delete from messages m where m.message_id in (select message_id from doomed) returning 1),
+       moved as (
+         update conversations c set head_id = (select target from lifted where message_id = c.head_id)
+         where c.conversation_id = (select conversation_id from locked) and c.head_id in (select message_id from doomed))
        select (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as conversation,
-              (select count(*) from deleted) as deleted`,
+              (select count(*) from deleted) + 0 * (select count(*) from spliced) as deleted`,
     );
     return { conversation: row!.conversation ? toConversation(row!.conversation) : null, deleted: Number(row!.deleted) };
   }
+}
+
+/** A recursive CTE `name(message_id)`: the messages `roots` yields and all their descendants (children through `messages_children`). */
+function descendantsOf(name: string, roots: Sql, conversationId: string): Sql {
+  return sql`${raw(name)}(message_id) as (
+         select m.message_id from messages m where m.message_id in (${roots}) and m.conversation_id = ${conversationId}
+         union
+         select c.message_id from ${raw(name)} d join messages c on c.conversation_id = ${conversationId} and coalesce(c.parent_id, '') = d.message_id)`;
+}
+
+/** A message's siblings (the messages that share its parent, itself included) as one row: count, its index, its neighbours. */
+function siblingsOf(m: Sql): Sql {
+  const same = sql`s.conversation_id = ${m}.conversation_id and coalesce(s.parent_id, '') = coalesce(${m}.parent_id, '')`;
+  return sql`select count(*) as sibling_count,
+         count(*) filter (where (s.created_at, s.seq) < (${m}.created_at, ${m}.seq)) as sibling_index,
+         (select s.message_id from messages s where ${same} and (s.created_at, s.seq) < (${m}.created_at, ${m}.seq) order by s.created_at desc, s.seq desc limit 1) as previous_id,
+         (select s.message_id from messages s where ${same} and (s.created_at, s.seq) > (${m}.created_at, ${m}.seq) order by s.created_at, s.seq limit 1) as next_id
+       from messages s where ${same}`;
+}
+
+function siblingsFrom(row: SiblingsRow): Siblings {
+  return { count: Number(row.sibling_count), index: Number(row.sibling_index), previousId: row.previous_id, nextId: row.next_id };
 }
 
 /** Keyset pagination on the (conversation_id, created_at, seq) index, in either direction. */

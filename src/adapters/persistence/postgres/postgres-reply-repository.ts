@@ -1,7 +1,7 @@
-import type { ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
+import type { RegenerateRecord, RegenerateStart, ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { CUT_SHORT } from '../../../domain/reply.js';
-import { claimAndInsert, conversationFirst, MESSAGE_COLUMNS, messageInput, textArray, toConversation, toMessage, type ConversationRow, type MessageRow } from './rows.js';
+import { claimAndInsert, conversationFirst, MESSAGE_COLUMNS, messageInput, pathUp, textArray, toConversation, toMessage, treeInput, type ConversationRow, type MessageRow } from './rows.js';
 import { raw, sql, type Statements } from './statements.js';
 
 /** The channel on which every write to a reply is announced (payload: the reply's id). */
@@ -29,54 +29,117 @@ export class PostgresReplyRepository implements ReplyRepository {
   async begin(start: TurnStart): Promise<TurnRecord> {
     const { conversationId } = start.conversation;
     const questionId = start.userMessage.messageId;
+    const sent = [start.userMessage, start.reply];
+    // The history is the path above the question: above the one stored, for a repeated question.
+    const questionParent = sql`select case when exists (select 1 from taken where message_id = ${questionId})
+        then (select parent_id from taken where message_id = ${questionId}) else (select parent from input where ord = 1) end`;
     const [row] = await this.db.rows<{
       claimed: ConversationRow | null;
       existing: ConversationRow | null;
       taken: MessageRow | null;
       taken_reply: MessageRow | null;
       history: MessageRow[];
-      inserted: string;
+      inserted: { message_id: string; parent_id: string | null }[];
+      unknown_parent: boolean;
     }>(
-      sql`/* replies.begin */ with input as (select * from ${messageInput([start.userMessage, start.reply])}),
-       taken as (select * from messages where message_id = ${questionId}),
-       taken_reply as (select * from messages where reply_to = ${questionId}),
+      sql`/* replies.begin */ with recursive ${treeInput(conversationId, sent, start.parentIfStored ?? null)},
+       taken_reply as (select * from messages where reply_to = ${questionId} order by created_at desc, seq desc limit 1),
+       ${pathUp('above', questionParent, conversationId, start.historyLimit * 2)},
        history as (
-         select * from messages where conversation_id = ${conversationId} and status = 'completed'
-         order by created_at desc, seq desc limit ${start.historyLimit}),
-       ${claimAndInsert(start.conversation)}
+         select m.*, p.depth from above p join messages m on m.message_id = p.message_id
+         where m.status = 'completed' order by p.depth limit ${start.historyLimit}),
+       ${claimAndInsert(start.conversation, sent)}
        select (select row_to_json(c) from claimed c) as claimed,
               (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as existing,
-              (select row_to_json(t) from taken t) as taken,
+              (select row_to_json(t) from taken t where t.message_id = ${questionId}) as taken,
               (select row_to_json(r) from taken_reply r) as taken_reply,
-              coalesce((select json_agg(h order by h.created_at desc, h.seq desc) from history h), '[]') as history,
-              (select count(*) from inserted) as inserted`,
+              coalesce((select json_agg(h order by h.depth) from history h), '[]') as history,
+              coalesce((select json_agg(json_build_object('message_id', message_id, 'parent_id', parent_id)) from inserted), '[]') as inserted,
+              exists (select 1 from unknown_parent) as unknown_parent`,
     );
     const stored = row!.claimed ?? row!.existing;
+    const opened = row!.inserted.length === 2;
+    const questionRow = row!.inserted.find((i) => i.message_id === questionId);
     return {
       conversation: stored ? toConversation(stored) : null,
       taken: row!.taken ? toMessage(row!.taken) : null,
       takenReply: row!.taken && row!.taken_reply ? toMessage(row!.taken_reply) : null,
       history: row!.history.map(toMessage),
-      opened: Number(row!.inserted) === 2,
+      opened,
+      unknownParent: row!.unknown_parent,
+      stored: opened && questionRow ? start.userMessage.with({ parentId: questionRow.parent_id }) : null,
+    };
+  }
+
+  async regenerate(start: RegenerateStart): Promise<RegenerateRecord> {
+    const { conversationId } = start.conversation;
+    const { reply } = start;
+    const [row] = await this.db.rows<{
+      conversation: ConversationRow | null;
+      question: MessageRow | null;
+      running: MessageRow | null;
+      opened: MessageRow | null;
+      history: MessageRow[];
+    }>(
+      sql`/* replies.regenerate */ with recursive ${conversationFirst(conversationId)},
+       target as (select * from messages where message_id = ${start.targetId} and conversation_id = ${conversationId}),
+       question as (
+         select m.* from messages m
+         where m.message_id = (select case when t.role = 'user' then t.message_id else t.reply_to end from target t)
+           and m.conversation_id = ${conversationId} and m.role = 'user'),
+       running as (select * from messages where reply_to = (select message_id from question) and status = 'in_progress' limit 1),
+       opened as (
+         insert into messages (${MESSAGE_COLUMNS})
+         select ${reply.messageId}, q.conversation_id, q.user_id, 'assistant', '', greatest(${reply.createdAt}::timestamptz, q.created_at),
+                ${JSON.stringify(reply.metadata)}::jsonb, q.message_id, q.message_id, 'in_progress', ${reply.progressAt}::timestamptz, null
+         from question q
+         where q.user_id = ${reply.userId} and not exists (select 1 from running) and exists (select 1 from locked)
+         on conflict do nothing returning *),
+       touched as (
+         update conversations set active_at = greatest(active_at, (select created_at from opened))
+         where conversation_id = ${conversationId} and exists (select 1 from opened)),
+       ${pathUp('above', sql`select parent_id from question`, conversationId, start.historyLimit * 2)},
+       history as (
+         select m.*, p.depth from above p join messages m on m.message_id = p.message_id
+         where m.status = 'completed' order by p.depth limit ${start.historyLimit})
+       select (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as conversation,
+              (select row_to_json(q) from question q) as question,
+              (select row_to_json(r) from running r) as running,
+              (select row_to_json(o) from opened o) as opened,
+              coalesce((select json_agg(h order by h.depth) from history h), '[]') as history`,
+    );
+    return {
+      conversation: row!.conversation ? toConversation(row!.conversation) : null,
+      question: row!.question ? toMessage(row!.question) : null,
+      running: row!.running ? toMessage(row!.running) : null,
+      opened: row!.opened ? toMessage(row!.opened) : null,
+      history: row!.history.map(toMessage),
     };
   }
 
   async reopen(reply: Message): Promise<Message | null> {
+    // The question's latest reply is replaced when it was cut short (its parent stays the question).
+    const latest = sql`select message_id from messages where reply_to = ${reply.replyTo} order by created_at desc, seq desc limit 1`;
     const rows = await this.db.rows<MessageRow>(
       // Conversation first: a reply added here updates its message_count (trigger).
       sql`/* replies.reopen */ with ${conversationFirst(reply.conversationId)},
        replaced as (
          update messages set message_id = ${reply.messageId}, text = '', status = 'in_progress', metadata = ${JSON.stringify(reply.metadata)}::jsonb,
            created_at = ${reply.createdAt}, progress_at = ${reply.progressAt}, finish_reason = null
-         where reply_to = ${reply.replyTo} and status = 'completed' and finish_reason = any(${textArray(CUT_SHORT)})
+         where message_id = (${latest}) and status = 'completed' and finish_reason = any(${textArray(CUT_SHORT)})
            and exists (select 1 from locked)
          returning *),
        added as (
          insert into messages (${MESSAGE_COLUMNS})
          select ${MESSAGE_COLUMNS} from ${messageInput([reply])}
          where not exists (select 1 from messages where reply_to = ${reply.replyTo}) and exists (select 1 from locked)
-         on conflict do nothing returning *)
-       select * from replaced union all select * from added`,
+         on conflict do nothing returning *),
+       reopened as (select * from replaced union all select * from added),
+       moved as (
+         update conversations c set head_id = (select message_id from replaced)
+         where c.conversation_id = ${reply.conversationId} and exists (select 1 from replaced)),
+       children as (update messages set parent_id = ${reply.messageId} where parent_id in (${latest}) and exists (select 1 from replaced))
+       select * from reopened`,
     );
     return rows[0] ? toMessage(rows[0]) : null;
   }
@@ -101,10 +164,12 @@ export class PostgresReplyRepository implements ReplyRepository {
          where message_id = ${id} and status = 'in_progress' and ${reply.text} <> '' and exists (select 1 from locked) returning *),
        removed as (
          delete from messages where message_id = ${id} and status = 'in_progress' and ${reply.text} = '' and exists (select 1 from locked)
-         returning message_id),
+         returning message_id, parent_id),
        touched as (
-         update conversations set active_at = greatest(active_at, ${at})
-         where conversation_id = (select conversation_id from finished))
+         update conversations c set
+           active_at = case when exists (select 1 from finished) then greatest(c.active_at, ${at}) else c.active_at end,
+           head_id = case when c.head_id in (select message_id from removed) then (select parent_id from removed) else c.head_id end
+         where c.conversation_id = (select conversation_id from current) and (exists (select 1 from finished) or exists (select 1 from removed)))
        select (select row_to_json(f) from finished f) as finished,
               (select row_to_json(c) from current c) as current,
               (select count(*) from removed) as removed,
@@ -140,10 +205,14 @@ export class PostgresReplyRepository implements ReplyRepository {
        finished as (
          update messages m set status = 'completed', progress_at = null, finish_reason = 'interrupted'
          from stale s where m.message_id = s.message_id and s.text <> '' returning m.message_id, m.conversation_id),
-       removed as (delete from messages m using stale s where m.message_id = s.message_id and s.text = '' returning m.message_id),
+       removed as (
+         delete from messages m using stale s where m.message_id = s.message_id and s.text = ''
+         returning m.message_id, m.conversation_id, m.parent_id),
        touched as (
-         update conversations c set active_at = greatest(c.active_at, ${at})
-         where c.conversation_id in (select conversation_id from finished))
+         update conversations c set
+           active_at = case when c.conversation_id in (select conversation_id from finished) then greatest(c.active_at, ${at}) else c.active_at end,
+           head_id = coalesce((select r.parent_id from removed r where r.message_id = c.head_id), case when c.head_id in (select message_id from removed) then null else c.head_id end)
+         where c.conversation_id in (select conversation_id from finished union select conversation_id from removed))
        select message_id, ${notifyReply}
        from (select message_id from finished union all select message_id from removed) ended`,
     );

@@ -1,7 +1,7 @@
 import { Conversation } from '../../../domain/conversation.js';
 import { Message, type MessageStatus, type Role } from '../../../domain/message.js';
 import { Session } from '../../../domain/session.js';
-import { sql, type Sql } from './statements.js';
+import { raw, sql, type Sql } from './statements.js';
 
 /**
  * Rows as PostgreSQL returns them (snake_case; bigint as strings; timestamps as Dates, or as
@@ -23,6 +23,7 @@ export interface MessageRow {
   created_at: Timestamp;
   metadata: Record<string, unknown>;
   reply_to: string | null;
+  parent_id: string | null;
   status: MessageStatus;
   progress_at: Timestamp | null;
   finish_reason: string | null;
@@ -33,6 +34,7 @@ export interface ConversationRow {
   user_id: string;
   created_at: Timestamp;
   active_at: Timestamp;
+  head_id: string | null;
 }
 
 export const toConversation = (row: Pick<ConversationRow, 'conversation_id' | 'user_id' | 'created_at'>) =>
@@ -48,6 +50,7 @@ export const toMessage = (row: MessageRow) =>
     createdAt: toDate(row.created_at),
     metadata: row.metadata,
     replyTo: row.reply_to,
+    parentId: row.parent_id,
     status: row.status,
     progressAt: toDateOrNull(row.progress_at),
     finishReason: row.finish_reason,
@@ -82,7 +85,7 @@ export const toSession = (row: SessionRow) =>
 export const textArray = (values: readonly string[]): Sql => sql`${[...values]}::text[]`;
 
 /** The columns a message is written with, in the order of `messageInput`. */
-export const MESSAGE_COLUMNS = sql`message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, status, progress_at, finish_reason`;
+export const MESSAGE_COLUMNS = sql`message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, parent_id, status, progress_at, finish_reason`;
 
 /**
  * Messages as rows of one JSON parameter, in the order given (`ord`): a FROM item named
@@ -99,6 +102,7 @@ export function messageInput(messages: readonly Message[]): Sql {
       created_at: m.createdAt,
       metadata: m.metadata,
       reply_to: m.replyTo,
+      parent_id: m.parentId,
       status: m.status,
       progress_at: m.progressAt,
       finish_reason: m.finishReason,
@@ -106,22 +110,53 @@ export function messageInput(messages: readonly Message[]): Sql {
   );
   return sql`rows from (json_to_recordset(${json}::json) as (
       message_id text, conversation_id text, user_id text, role text, text text, created_at timestamptz,
-      metadata jsonb, reply_to text, status text, progress_at timestamptz, finish_reason text))
-    with ordinality as input(message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, status, progress_at, finish_reason, ord)`;
+      metadata jsonb, reply_to text, parent_id text, status text, progress_at timestamptz, finish_reason text))
+    with ordinality as input(message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, parent_id, status, progress_at, finish_reason, ord)`;
 }
 
 /**
- * The CTEs that claim `conversation` and store the `input` rows in it, within one statement:
- * `claimed` (the conversation created, or its last activity moved; empty when another user owns
- * it or when `taken` holds an input message already stored), `owner` (its user, stored with a
- * conversation that was created) and `inserted` (the ids stored; a conflict skips the row). The
- * statement defines `input` (messageInput) and `taken` before them.
+ * The CTEs that read `messages` into a conversation's tree, within one statement: `locked` (the
+ * conversation's row, locked first — see postgres-reply-repository.ts — with its head as it is
+ * now), `sent` (the messages), `input` (each with the `parent` it gets: its own `parent_id`;
+ * else the message sent before it; for the first one, `parentIfStored` when that is a message of
+ * the conversation, else the head), `taken` (sent ids already stored) and `unknown_parent` (sent messages whose `parent_id`
+ * is neither a message of the conversation nor one sent before them).
  */
-export function claimAndInsert(conversation: Conversation): Sql {
+export function treeInput(conversationId: string, messages: readonly Message[], parentIfStored: string | null = null): Sql {
+  return sql`locked as materialized (
+         select conversation_id, head_id from conversations where conversation_id = ${conversationId} for no key update),
+       sent as (select * from ${messageInput(messages)}),
+       input as materialized (
+         select s.*, case
+             when s.parent_id is not null then s.parent_id
+             when s.ord = 1 then coalesce(
+               (select m.message_id from messages m where m.message_id = ${parentIfStored} and m.conversation_id = ${conversationId}),
+               (select head_id from locked))
+             else (select e.message_id from sent e where e.ord = s.ord - 1)
+           end as parent
+         from sent s),
+       taken as (select m.* from messages m where m.message_id = any(array(select message_id from input))),
+       unknown_parent as (
+         select s.message_id from sent s
+         where s.parent_id is not null
+           and not exists (select 1 from messages m where m.message_id = s.parent_id and m.conversation_id = ${conversationId})
+           and not exists (select 1 from sent e where e.message_id = s.parent_id and e.ord < s.ord))`;
+}
+
+/**
+ * The CTEs that claim `conversation` and store the `input` rows (treeInput) in it, within one
+ * statement: `claimed` (the conversation created, or its last activity moved; empty when another
+ * user owns it, or when `taken` or `unknown_parent` holds anything), `owner` (its user, stored with
+ * a conversation that was created) and `inserted` (the ids stored, with their parents; a conflict
+ * skips the row). The last message inserted becomes the head: the `messages` insert trigger moves it
+ * (Migration20261126000000), so a message that was not inserted never does.
+ */
+export function claimAndInsert(conversation: Conversation, messages: readonly Message[]): Sql {
   const { conversationId, userId, createdAt } = conversation;
   return sql`claimed as (
          insert into conversations (conversation_id, user_id, created_at, active_at)
-         select ${conversationId}, ${userId}, ${createdAt}, ${createdAt} where not exists (select 1 from taken)
+         select ${conversationId}, ${userId}, ${createdAt}, ${createdAt}
+         where not exists (select 1 from taken) and not exists (select 1 from unknown_parent)
          on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
            where conversations.user_id = excluded.user_id
          returning *, xmax = 0 as created),
@@ -130,11 +165,24 @@ export function claimAndInsert(conversation: Conversation): Sql {
          on conflict (user_id) do nothing),
        inserted as (
          insert into messages (${MESSAGE_COLUMNS})
-         select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.status, i.progress_at, i.finish_reason
+         select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.parent, i.status, i.progress_at, i.finish_reason
          from input i cross join claimed c order by i.ord
-         on conflict do nothing returning message_id)`;
+         on conflict do nothing returning message_id, parent_id)`;
 }
 
 /** The conversation row, locked before any of its messages is written (see postgres-reply-repository.ts). */
 export const conversationFirst = (conversationId: unknown) =>
-  sql`locked as materialized (select conversation_id from conversations where conversation_id = ${conversationId} for no key update)`;
+  sql`locked as materialized (select conversation_id, head_id from conversations where conversation_id = ${conversationId} for no key update)`;
+
+/**
+ * A recursive CTE `path(message_id, parent_id, depth)`: the messages from `from` up through their
+ * parents, `from` at depth 1, at most `maxDepth` of them (null: to the first message). Each step
+ * is one primary-key lookup, so a bounded walk costs the same whatever the size of the tree.
+ */
+export function pathUp(name: string, from: Sql, conversationId: string, maxDepth: number | null): Sql {
+  const bound = maxDepth === null ? sql`` : sql`where p.depth < ${maxDepth}`;
+  return sql`${raw(name)}(message_id, parent_id, depth) as (
+         select m.message_id, m.parent_id, 1 from messages m where m.message_id = (${from}) and m.conversation_id = ${conversationId}
+         union all
+         select m.message_id, m.parent_id, p.depth + 1 from ${raw(name)} p join messages m on m.message_id = p.parent_id ${bound})`;
+}

@@ -1,0 +1,83 @@
+import { Migration } from '@mikro-orm/migrations';
+import { inBatches } from './batches.js';
+
+const countTrigger = (onInsert: string) => `create or replace function "count_conversation_messages"() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'INSERT' then
+          ${onInsert}
+        else
+          update "conversations" c set "message_count" = c."message_count" - n.count
+            from (select "conversation_id", count(*) as count from old_rows group by 1) n
+            where c."conversation_id" = n."conversation_id";
+        end if;
+        return null;
+      end $$`;
+
+const HEAD_FOLLOWS_INSERTS = countTrigger(`update "conversations" c set "message_count" = c."message_count" + n.count, "head_id" = n.last_id
+            from (select "conversation_id", count(*) as count, (array_agg("message_id" order by "seq" desc))[1] as last_id
+                  from new_rows group by 1) n
+            where c."conversation_id" = n."conversation_id";`);
+
+const COUNTS_ONLY = countTrigger(`update "conversations" c set "message_count" = c."message_count" + n.count
+            from (select "conversation_id", count(*) as count from new_rows group by 1) n
+            where c."conversation_id" = n."conversation_id";`);
+
+/** Conversations linked per batch: their messages are read and written together. */
+const BATCH_CONVERSATIONS = 200;
+
+/**
+ * Conversations as trees: every message's `parent_id` (the message it follows; null for a first
+ * one) and each conversation's `head_id` (the last message of its active branch). Existing
+ * conversations become single branches — each message's parent is the one before it — in
+ * batches of conversations, each committed by itself (writers are held out of a batch's
+ * conversations only while it runs). A batch takes conversations whose head is not set yet, so a
+ * stopped run goes on where it was. A user message may now have several replies (one per branch),
+ * but at most one in progress.
+ */
+export class Migration20261126000000 extends Migration {
+  override isTransactional(): boolean {
+    return false;
+  }
+
+  override async up(): Promise<void> {
+    await this.execute(`alter table "messages" add column if not exists "parent_id" varchar(128) collate "C" null`);
+    await this.execute(`alter table "conversations" add column if not exists "head_id" varchar(128) collate "C" null`);
+    // Children of a message (siblings of one another) in creation order; a first message's parent is ''.
+    await this.execute(`create index concurrently if not exists "messages_children"
+      on "messages" ("conversation_id", (coalesce("parent_id", '')), "created_at", "seq")`);
+    await this.execute(`create index concurrently if not exists "messages_replies" on "messages" ("reply_to", "created_at", "seq") where "reply_to" is not null`);
+    await this.execute(`create unique index concurrently if not exists "messages_one_reply_in_progress" on "messages" ("reply_to") where "status" = 'in_progress'`);
+    await this.execute(`alter table "messages" drop constraint if exists "messages_reply_to_unique"`);
+    // The last message a statement inserts into a conversation becomes its head, whatever wrote it:
+    // the trigger that keeps the counts knows which messages a statement actually inserted.
+    await this.execute(HEAD_FOLLOWS_INSERTS);
+    await inBatches(
+      this,
+      `with batch as (
+         select conversation_id from conversations where head_id is null and message_count > 0
+         order by conversation_id limit ${BATCH_CONVERSATIONS} for update skip locked),
+       ordered as (
+         select m.message_id, lag(m.message_id) over (partition by m.conversation_id order by m.created_at, m.seq) as parent_id
+         from messages m where m.conversation_id in (select conversation_id from batch)),
+       linked as (
+         update messages m set parent_id = o.parent_id from ordered o
+         where m.message_id = o.message_id and o.parent_id is not null returning 1),
+       heads as (
+         update conversations c set head_id = h.message_id
+         from (select distinct on (conversation_id) conversation_id, message_id from messages
+               where conversation_id in (select conversation_id from batch)
+               order by conversation_id, created_at desc, seq desc) h
+         where c.conversation_id = h.conversation_id returning 1)
+       select (select count(*) from heads) as changed`,
+    );
+  }
+
+  override async down(): Promise<void> {
+    await this.execute(COUNTS_ONLY);
+    await this.execute(`drop index if exists "messages_one_reply_in_progress"`);
+    await this.execute(`drop index if exists "messages_replies"`);
+    await this.execute(`drop index if exists "messages_children"`);
+    await this.execute(`alter table "conversations" drop column if exists "head_id"`);
+    await this.execute(`alter table "messages" drop column if exists "parent_id"`);
+  }
+}
