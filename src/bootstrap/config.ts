@@ -5,6 +5,7 @@ import { DEPENDENCY_ENVIRONMENT, graphConfigFrom, readinessConfigFrom, type Grap
 import { TTS_ENVIRONMENT, ttsConfigFrom, type TtsConfig } from './tts-config.js';
 import { TRANSPORT_ENVIRONMENT, transportConfigFrom, type TransportConfig } from './transport-config.js';
 import { AUTH_ENVIRONMENT, authConfigFrom, type AuthConfig } from './auth-config.js';
+import { LIMITS_ENVIRONMENT, limitsConfigFrom, type LimitsConfig } from './limits-config.js';
 
 const integer = (min: number, max: number, fallback: number) => integerField(min, max).default(fallback);
 
@@ -37,6 +38,7 @@ const environmentSchema = z.object({
   ...TTS_ENVIRONMENT,
   ...TRANSPORT_ENVIRONMENT,
   ...AUTH_ENVIRONMENT,
+  ...LIMITS_ENVIRONMENT,
   DATABASE_URL: z
     .string()
     .trim()
@@ -84,6 +86,8 @@ export interface Config {
   transport: TransportConfig;
   /** Identity: who is asking, from a bearer token (AUTH_MODE=oidc), and the token of GET /metrics. */
   auth: AuthConfig;
+  /** Usage per user and day, and its limits (off unless set). */
+  limits: LimitsConfig;
 }
 
 export class ConfigInvalidError extends Error {}
@@ -133,5 +137,6 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     tts: ttsConfigFrom(env),
     transport,
     auth,
+    limits: limitsConfigFrom(env),
   };
 }

@@ -40,6 +40,9 @@ import { createLogger } from './logger.js';
 import { VERSION } from './project-files.js';
 import { checkSpeechVoices, speechSynthesizerFor, startSpeech } from './speech.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
+import { startUsage } from './usage.js';
+import { InMemoryUsageLedger } from '../adapters/persistence/memory/in-memory-usage-ledger.js';
+import { GetUsage } from '../application/use-cases/get-usage.js';
 
 /**
  * The composition root. Everything that takes time (connecting to and migrating the database,
@@ -76,6 +79,7 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   await checkSpeechVoices(speechSynthesizer, personaSource, config.tts, logger);
   const speechCache = overrides.speechCache ?? new LruSpeechCache(config.tts.cacheBytes);
   const identity = await identityFor(config.auth, logger);
+  const usage = startUsage(config.limits, store.usage ?? new InMemoryUsageLedger(), clock, metrics, logger, lifetime);
   const dependencyChecks =
     overrides.dependencyChecks ??
     readinessChecks(config, { database: store.check, graph: graphStatusProbe, model: modelHealthProbeFor(config), identity: identity?.provider ?? null }, clock);
@@ -101,6 +105,8 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   constant(TOKENS.ReadinessTimeoutMs, config.readinessTimeoutMs);
   constant(TOKENS.StartedAt, new Date());
   constant(TOKENS.Version, VERSION);
+  constant(TOKENS.UsageMeter, usage.meter);
+  constant(TOKENS.UsageLimits, usage.limits);
 }
 
 /** Use cases, and the objects two of them share: one line each, naming what the constructor takes. */
@@ -108,7 +114,7 @@ function bindApplication(c: Container): void {
   const bind = <A extends unknown[], T>(type: new (...args: A) => T, dependencies: MapToResolvedValueInjectOptions<A>) =>
     c.bind(type).toResolvedValue((...args: A) => new type(...args), dependencies);
 
-  bind(ReplyJobs, [TOKENS.UnitOfWork, TOKENS.ReplyNotifications, TOKENS.Clock, TOKENS.ReplySettings]).inSingletonScope();
+  bind(ReplyJobs, [TOKENS.UnitOfWork, TOKENS.ReplyNotifications, TOKENS.Clock, TOKENS.ReplySettings, TOKENS.UsageMeter]).inSingletonScope();
   bind(ReplyFeed, [ReplyJobs, TOKENS.UnitOfWork, TOKENS.ReplyNotifications]).inSingletonScope();
   bind(StartTurn, [TOKENS.UnitOfWork, TOKENS.PersonaSource, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.ChatLimits, ReplyJobs]).inSingletonScope();
   bind(SpeechVoices, [TOKENS.SpeechSynthesizer, TOKENS.PersonaSource]).inSingletonScope();
@@ -129,7 +135,8 @@ function bindApplication(c: Container): void {
   bind(CheckReadiness, [TOKENS.DependencyChecks, TOKENS.ReadinessTimeoutMs]);
   bind(GetPersona, [TOKENS.PersonaSource]);
   bind(GetGraphStatus, [TOKENS.GraphStatusProbe]);
-  bind(SynthesizeSpeech, [TOKENS.UnitOfWork, SpeechVoices, SpeechAudio]);
+  bind(SynthesizeSpeech, [TOKENS.UnitOfWork, SpeechVoices, SpeechAudio, TOKENS.UsageMeter]);
   bind(ListSpeechVoices, [SpeechVoices]);
-  bind(SpeakReply, [SpeechVoices, SpeechAudio]);
+  bind(SpeakReply, [SpeechVoices, SpeechAudio, TOKENS.UsageMeter]);
+  bind(GetUsage, [TOKENS.UsageMeter, TOKENS.Clock]);
 }

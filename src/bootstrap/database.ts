@@ -2,9 +2,11 @@ import type { Logger } from 'pino';
 import type { DependencyCheck } from '../application/ports/dependency-check.js';
 import type { ReplyNotifications } from '../application/ports/reply-notifications.js';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
+import type { UsageLedger } from '../application/ports/usage-ledger.js';
 import type { Metrics } from '../adapters/metrics/metrics.js';
 import { InMemoryStoreCheck } from '../adapters/persistence/memory/in-memory-store-check.js';
 import { InMemoryUnitOfWork } from '../adapters/persistence/memory/in-memory-unit-of-work.js';
+import { InMemoryUsageLedger } from '../adapters/persistence/memory/in-memory-usage-ledger.js';
 import { openPostgresStore, type PostgresStore } from '../adapters/persistence/postgres/postgres-store.js';
 import { PostgresReplyNotifications } from '../adapters/persistence/postgres/postgres-reply-notifications.js';
 import type { Config } from './config.js';
@@ -29,6 +31,8 @@ export interface Store {
   unitOfWork: UnitOfWork;
   check: DependencyCheck;
   notifications: ReplyNotifications;
+  /** Usage per user and day (and requests granted under a limit), in the same store. */
+  usage: UsageLedger;
 }
 
 export async function openStore(config: Config, logger: Logger, metrics: Metrics, lifetime: Lifetime): Promise<Store> {
@@ -36,7 +40,7 @@ export async function openStore(config: Config, logger: Logger, metrics: Metrics
     const { maxMessages } = config.memoryStore;
     logger.info({ store: 'in-memory', maxMessages }, `store: in memory, at most ${maxMessages} messages (data is lost on restart; set DATABASE_URL for PostgreSQL)`);
     const unitOfWork = new InMemoryUnitOfWork(undefined, { maxMessages, logger });
-    return { unitOfWork, check: new InMemoryStoreCheck(), notifications: unitOfWork.notifications };
+    return { unitOfWork, check: new InMemoryStoreCheck(), notifications: unitOfWork.notifications, usage: new InMemoryUsageLedger() };
   }
   const settings = config.database;
   const where = describeDatabase(settings.url);
@@ -58,5 +62,5 @@ export async function openStore(config: Config, logger: Logger, metrics: Metrics
     }),
   );
   await notifications.start();
-  return { unitOfWork: store.unitOfWork, check: store.check, notifications };
+  return { unitOfWork: store.unitOfWork, check: store.check, notifications, usage: store.usage };
 }

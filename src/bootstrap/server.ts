@@ -36,6 +36,7 @@ export async function startService(config: Config, overrides: AdapterOverrides =
     ids: container.get(TOKENS.IdGenerator),
     logger,
     metrics: container.get(TOKENS.Metrics),
+    usage: container.get(TOKENS.UsageLimits),
     settings: {
       bodyLimitBytes: config.bodyLimitBytes,
       maxTextLength: config.chat.maxTextLength,

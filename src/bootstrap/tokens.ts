@@ -14,6 +14,9 @@ import type { ReplySettings } from '../application/replies/reply-job.js';
 import type { ChatLimits } from '../application/chat-limits.js';
 import type { Metrics } from '../adapters/metrics/metrics.js';
 import type { CredentialVerifier } from '../adapters/identity/credentials.js';
+import type { UsageLedger } from '../application/ports/usage-ledger.js';
+import type { UsageLimits } from '../application/usage/usage-limits.js';
+import type { UsageMeter } from '../application/usage/usage-meter.js';
 import type { Lifetime } from './lifetime.js';
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`assistant.${name}`);
@@ -40,6 +43,10 @@ export const TOKENS = {
   CredentialVerifier: token<CredentialVerifier | null>('CredentialVerifier'),
   SpeechSynthesizer: token<SpeechSynthesizer>('SpeechSynthesizer'),
   SpeechCache: token<SpeechCache>('SpeechCache'),
+  /** What each user consumed, counted here and sent to the store in batches. */
+  UsageMeter: token<UsageMeter>('UsageMeter'),
+  /** The gate of the limited endpoints (counts their requests; refuses those over a limit). */
+  UsageLimits: token<UsageLimits>('UsageLimits'),
 } as const;
 
 /** Adapters a caller (a test, say) may supply instead of the configured ones; the caller closes them. */
@@ -47,7 +54,7 @@ export interface AdapterOverrides {
   clock?: Clock;
   ids?: IdGenerator;
   /** The whole store: its unit of work and the notices of its replies (and its readiness check). */
-  store?: { unitOfWork: UnitOfWork; notifications: ReplyNotifications; check: DependencyCheck };
+  store?: { unitOfWork: UnitOfWork; notifications: ReplyNotifications; check: DependencyCheck; usage?: UsageLedger };
   chatModel?: ChatModel;
   personaSource?: PersonaSource;
   graphStatusProbe?: GraphStatusProbe;

@@ -117,3 +117,17 @@ export class ReplyInterruptedError extends DomainError {
 export class ReplyInProgressError extends DomainError {
   readonly code = 'reply_in_progress';
 }
+
+/** A user over a limit (requests per minute, tokens per day): refused, counted for nothing. */
+export class UsageLimitReachedError extends DomainError {
+  readonly code = 'rate_limit_exceeded';
+  constructor(
+    /** Which limit: `requests` or `tokens`. */
+    readonly limit: 'requests' | 'tokens',
+    /** When that limit lets the user in again. */
+    readonly retryAfterMs: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

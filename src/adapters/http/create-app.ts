@@ -32,6 +32,9 @@ import type { CredentialVerifier } from '../identity/credentials.js';
 import { authentication, OPEN_ROUTES } from './middleware/authentication.js';
 import { fixedBearerToken } from './middleware/bearer.js';
 import { withBodyUser } from './middleware/identity-user.js';
+import { usageLimits } from './middleware/usage-limits.js';
+import { usageRoutes } from './routes/usage-routes.js';
+import type { UsageLimits } from '../../application/usage/usage-limits.js';
 
 export interface HttpSettings {
   bodyLimitBytes: number;
@@ -62,10 +65,12 @@ export interface HttpDependencies {
   metrics?: Metrics;
   /** Identity on (AUTH_MODE=oidc): every route not open needs a credential this accepts. */
   identity?: CredentialVerifier | null;
+  /** Counts the requests of the limited routes (middleware/usage-limits.ts) and, with limits on, refuses those over a limit. */
+  usage?: UsageLimits;
 }
 
 /** The Koa application: middleware order is client, request id and headers (one step each), log, metrics, CORS, errors, query, identity, routes. */
-export function createApp({ resolve, ids, logger, settings, metrics, identity }: HttpDependencies): Koa {
+export function createApp({ resolve, ids, logger, settings, metrics, identity, usage }: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true; // errors are logged by errorHandler, never by Koa to stderr
   // Every method Node parses counts as implemented, so TRACE on a known path is 405 with Allow, not 501.
@@ -83,6 +88,7 @@ export function createApp({ resolve, ids, logger, settings, metrics, identity }:
   personaRoutes(router, resolve);
   ttsRoutes(router, resolve, json, logger);
   openAiSpeechRoutes(router, resolve, json, logger, settings.ssePingIntervalMs ?? 15_000);
+  usageRoutes(router, resolve);
   const security = { identity: Boolean(identity), metricsToken: metricsToken !== undefined };
   const document = openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0', { metrics: metrics !== undefined, security });
   operationsRoutes(router, document, metrics, metricsToken === undefined ? [] : [fixedBearerToken(metricsToken)]);
@@ -96,6 +102,7 @@ export function createApp({ resolve, ids, logger, settings, metrics, identity }:
   app.use(wellFormedQuery());
   // With METRICS_TOKEN, GET /metrics checks that token instead of a user's.
   if (identity) app.use(authentication(identity, router, metricsToken === undefined ? OPEN_ROUTES : [...OPEN_ROUTES, '/metrics']));
+  if (usage) app.use(usageLimits(usage, router, json, logger));
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(staticFiles()); // the demo page (public/), only where no route answered

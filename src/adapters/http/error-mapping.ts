@@ -15,6 +15,7 @@ import {
   SpeechEngineTimedOutError,
   VoiceNotFoundError,
   AudioFormatUnsupportedError,
+  UsageLimitReachedError,
 } from '../../domain/errors.js';
 import type { z } from 'zod';
 import type { errorResponse } from './response-schemas.js';
@@ -51,6 +52,7 @@ const STATUS_BY_ERROR: [DomainErrorClass, number][] = [
   [MessageIdConflictError, 409],
   [SessionConflictError, 409],
   [ReplyInProgressError, 409],
+  [UsageLimitReachedError, 429],
   [ChatModelFailedError, 502],
   [SpeechEngineFailedError, 502],
   [CapacityExhaustedError, 503],

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, UsageLimitReachedError } from '../../domain/errors.js';
 import { HttpProblem, mapError, type MappedError } from './error-mapping.js';
 import { logUnexpected } from './middleware/error-handler.js';
 import { openAiErrorJson, type OpenAiError } from './speech-presenters.js';
@@ -23,7 +23,8 @@ export function openAiError(error: unknown, mapped: MappedError): OpenAiError {
   const problem = mapped.body.errors?.[0];
   const param = problem ? (OPENAI_FIELDS[problem.field] ?? problem.field) : null;
   const message = problem && param !== problem.field && mapped.body.detail.startsWith(`${problem.field}:`) ? param + mapped.body.detail.slice(problem.field.length) : mapped.body.detail;
-  const type = mapped.status >= 500 ? 'server_error' : 'invalid_request_error';
+  // OpenAI's 429s name the limit in `type` (`requests`, `tokens`), with code `rate_limit_exceeded`.
+  const type = error instanceof UsageLimitReachedError ? error.limit : mapped.status >= 500 ? 'server_error' : 'invalid_request_error';
   let code: string | null = HTTP_CODES[mapped.status] ?? null;
   if (error instanceof DomainError) code = error.code;
   else if (problem) code = problem.message === 'is required' ? 'missing_required_parameter' : 'invalid_value';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AUDIO_FORMATS, SPEECH_TEXT_LIMIT } from '../../domain/speech.js';
-import { says, text } from './schemas.js';
+import { clientId, says, text } from './schemas.js';
 import { voice, VOICE_RULE } from './tts-schemas.js';
 
 /** OpenAI's range; the engine speaks at the nearest speed it can (0.5..2.0). */
@@ -23,6 +23,7 @@ export const openAiSpeechSchema = z.object(
     speed: absent(z.number(says(SPEED_RULE)).min(OPENAI_SPEED.min, SPEED_RULE).max(OPENAI_SPEED.max, SPEED_RULE)).transform((speed) => speed ?? 1),
     instructions: absent(z.string(says('must be a string')).max(SPEECH_TEXT_LIMIT, `must be at most ${SPEECH_TEXT_LIMIT} characters`)),
     stream_format: absent(z.enum(['audio', 'sse'], says('must be "audio" or "sse"'))).transform((format) => format ?? 'audio'),
+    user_id: absent(clientId().meta({ description: 'Not OpenAI\'s: whom the speech is counted for in the usage (none when absent)' })),
   },
   { error: 'must be a JSON object' },
 );

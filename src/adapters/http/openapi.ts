@@ -7,6 +7,7 @@ import * as out from './response-schemas.js';
 import { requestSchemas, type SchemaLimits } from './schemas.js';
 import { STREAM_EVENT_SCHEMAS } from './stream-event-schemas.js';
 import { withSecurity, type SecurityOptions } from './openapi-security.js';
+import { usagePaths, withLimits } from './openapi-usage.js';
 
 const DESCRIPTION = `A conversational-assistant backend: chat (plain and streamed), chat storage, text-to-speech, status and persona.
 
@@ -106,6 +107,7 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
         }),
       },
       ...speechPaths(op),
+      ...usagePaths(op),
       '/v1/health': {
         get: op('Health check', { responses: responses({ '200': reply('The process serves', out.healthResponse) }) }),
       },
@@ -133,5 +135,5 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
     // The events of a stream are no response of their own: listed so that clients can name them.
     components: { schemas: STREAM_EVENT_SCHEMAS },
   });
-  return withSecurity(document, options.security ?? { identity: false, metricsToken: false });
+  return withSecurity(withLimits(document), options.security ?? { identity: false, metricsToken: false });
 }

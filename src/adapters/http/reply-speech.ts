@@ -45,7 +45,10 @@ export interface SpeakingReply {
 export async function replySpeech(resolve: Resolve, body: unknown): Promise<{ start(send: (frames: SseFrame[]) => void, protocol: StreamProtocol, logger: Logger): SpeakingReply } | null> {
   const asked = parseRequest(z.object({ speech: replySpeechSchema }), typeof body === 'object' && body !== null ? body : {}).speech;
   if (!asked) return null;
-  const speaker = await prefixed('speech', () => resolve(SpeakReply).execute({ voice: asked.voice, format: asked.format }));
+  const userId = (body as { user_id?: unknown }).user_id;
+  const speaker = await prefixed('speech', () =>
+    resolve(SpeakReply).execute({ voice: asked.voice, format: asked.format, userId: typeof userId === 'string' ? userId : undefined }),
+  );
   return {
     start(send, protocol, logger) {
       const sent = (async () => {

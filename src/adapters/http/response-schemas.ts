@@ -144,7 +144,7 @@ export const openAiErrorResponse = z
   .object({
     error: z.object({
       message: z.string(),
-      type: z.enum(['invalid_request_error', 'server_error']),
+      type: z.enum(['invalid_request_error', 'server_error', 'requests', 'tokens']).meta({ description: 'on a 429, the limit reached: `requests` or `tokens` (as OpenAI\'s)' }),
       param: z.string().nullable().meta({ description: 'the request field at fault, named as OpenAI names it' }),
       code: z.string().nullable(),
     }),

@@ -36,6 +36,7 @@ export const speechSchemas = {
       voice: absentAsDefault(voice(), undefined),
       format: absentAsDefault(format(), 'wav' as const),
       speed: absentAsDefault(speed(), SPEECH_SPEED.normal),
+      user_id: absentAsDefault(clientId().meta({ description: 'whom the speech is counted for in the usage (none when absent)' }), undefined),
     },
     { error: 'must be a JSON object' },
   ),

@@ -1,15 +1,17 @@
-import type { ChatChunk, ChatModel, ChatReply, ChatRequest } from '../../application/ports/chat-model.js';
+import type { ChatChunk, ChatModel, ChatReply, ChatRequest, TokenUsage } from '../../application/ports/chat-model.js';
 import { timed, type Metrics } from './metrics.js';
 
 /** A ChatModel that reports its latencies; behaves exactly like the one it wraps. */
 export class InstrumentedChatModel implements ChatModel {
   readonly name?: string;
+  readonly estimateUsage?: (request: ChatRequest, text: string) => TokenUsage;
 
   constructor(
     private readonly inner: ChatModel,
     private readonly metrics: Metrics,
   ) {
     this.name = inner.name;
+    if (inner.estimateUsage) this.estimateUsage = inner.estimateUsage.bind(inner);
   }
 
   complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {

@@ -37,6 +37,12 @@ export class Metrics {
     ...this.on,
   });
   readonly speechCacheLookups = new Counter({ name: 'speech_cache_lookups_total', help: 'Speech cache lookups, by hit or miss', labelNames: ['result'], ...this.on });
+  readonly chatModelTokens = new Counter({
+    name: 'chat_model_tokens_total',
+    help: "Language model tokens, by the model that answered (as it names itself) and type (input, output): its own count, else an estimate",
+    labelNames: ['model', 'type'],
+    ...this.on,
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });

@@ -35,4 +35,6 @@ export interface ChatModel {
   complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply>;
   /** Pieces of the reply as they are made, then one `finish`. */
   stream(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatChunk>;
+  /** Its own count of a reply's tokens, for a reply it did not finish (so gave no count): as it counts finished ones. */
+  estimateUsage?(request: ChatRequest, text: string): TokenUsage;
 }

@@ -1,7 +1,9 @@
 import { ChatModelFailedError, DependencyUnavailableError, DomainError, ReplyInterruptedError } from '../../domain/errors.js';
 import type { Message } from '../../domain/message.js';
 import { finished, replyLength, type CutShort, type ReplyOutcome } from '../../domain/reply.js';
-import type { ChatChunk } from '../ports/chat-model.js';
+import { estimateTokens } from '../../domain/usage.js';
+import type { ChatChunk, TokenUsage } from '../ports/chat-model.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { Clock } from '../ports/clock.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { Changes } from './signals.js';
@@ -18,6 +20,12 @@ const FINISH_ATTEMPTS = 4;
 
 /** The model's output for a reply: pieces of text, then one `finish`. */
 export type Generate = (signal: AbortSignal) => AsyncIterable<ChatChunk>;
+
+/** Where a reply's tokens are counted when it ends: the model's count, else `estimate` of the text it wrote. */
+export interface ReplyTokens {
+  recorder: UsageRecorder;
+  estimate?: (text: string) => TokenUsage;
+}
 
 /** How a reply ended, as this instance saw it. */
 export interface ReplyEnd {
@@ -54,6 +62,7 @@ export class ReplyJob {
     private readonly store: UnitOfWork,
     private readonly clock: Clock,
     private readonly settings: ReplySettings,
+    private readonly tokens?: ReplyTokens,
   ) {
     this.keepAlive = setInterval(() => this.write(), Math.max(100, Math.floor(settings.staleMs / 3)));
     this.keepAlive.unref();
@@ -103,7 +112,16 @@ export class ReplyJob {
       usage: modelEnd?.usage ?? null,
       ...(finishReason === 'error' ? { error: failure instanceof DomainError ? failure.message : 'internal server error' } : {}),
     };
+    this.countTokens(outcome.model, modelEnd?.usage ?? null);
     return this.finish(finished(this.reply, this.text, outcome), failure);
+  }
+
+  /** Counted before the end is stored: whoever sees the end (a `done` event) can see its tokens in the usage. */
+  private countTokens(model: string, counted: TokenUsage | null): void {
+    if (!this.tokens) return;
+    // A reply that wrote nothing and got no count (stopped at once, the model unreachable) costs nothing.
+    const usage = counted ?? (this.text === '' ? null : (this.tokens.estimate?.(this.text) ?? writtenOnly(this.text)));
+    if (usage) this.tokens.recorder.countTokens(this.reply.userId, model, usage);
   }
 
   private async finish(final: Message, failure: unknown): Promise<ReplyEnd> {
@@ -166,6 +184,12 @@ export class ReplyJob {
         if (this.written < this.text.length && this.running) this.writeSoon();
       });
   }
+}
+
+/** Without an estimate of what the model was sent: the tokens of what it wrote. */
+function writtenOnly(text: string): TokenUsage {
+  const completionTokens = estimateTokens(text);
+  return { promptTokens: 0, completionTokens, totalTokens: completionTokens };
 }
 
 function modelOf(reply: Message): string {

@@ -3,6 +3,8 @@ import { staleBefore } from '../../domain/reply.js';
 import type { Clock } from '../ports/clock.js';
 import type { ReplyNotifications } from '../ports/reply-notifications.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { TokenUsage } from '../ports/chat-model.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { ReplyJob, type Generate, type ReplySettings } from './reply-job.js';
 import { delay } from './signals.js';
 
@@ -24,15 +26,17 @@ export class ReplyJobs {
     private readonly notifications: ReplyNotifications,
     private readonly clock: Clock,
     readonly settings: ReplySettings,
+    private readonly usage?: UsageRecorder,
   ) {
     this.unsubscribe = notifications.onStopRequest((replyId) => this.jobs.get(replyId)?.stop('cancelled'));
     this.sweep = setInterval(() => void this.sweepStale().catch(() => undefined), Math.max(250, Math.floor(settings.staleMs / 2)));
     this.sweep.unref();
   }
 
-  /** Starts producing an opened reply. */
-  start(reply: Message, generate: Generate): ReplyJob {
-    const job = new ReplyJob(reply, generate, this.store, this.clock, this.settings);
+  /** Starts producing an opened reply; its tokens are counted at its end (`estimate`: for a reply the model gave no count of). */
+  start(reply: Message, generate: Generate, estimate?: (text: string) => TokenUsage): ReplyJob {
+    const tokens = this.usage ? { recorder: this.usage, estimate } : undefined;
+    const job = new ReplyJob(reply, generate, this.store, this.clock, this.settings, tokens);
     this.jobs.set(reply.messageId, job);
     void job.done.finally(() => this.jobs.delete(reply.messageId));
     if (this.pastDeadline) job.stop('interrupted');

@@ -1,5 +1,6 @@
 import type { Message } from '../../domain/message.js';
 import type { ChatModel } from '../ports/chat-model.js';
+import { estimatedUsage } from '../usage/estimated-usage.js';
 import type { ChatInput, StartTurn } from './start-turn.js';
 import type { FeedEvent, ReplyFeed } from './reply-feed.js';
 import type { ReplyJobs } from './reply-jobs.js';
@@ -47,7 +48,7 @@ export class StreamChatReply {
   async execute(input: ChatInput): Promise<ChatReplyStream> {
     const turn = await this.startTurn.execute(input, this.model.name ?? 'unknown');
     const { request } = turn;
-    if (request) this.jobs.start(turn.reply, (signal) => this.model.stream(request, signal));
+    if (request) this.jobs.start(turn.reply, (signal) => this.model.stream(request, signal), (text) => estimatedUsage(this.model, request, text));
     return replyStream(this.feed, this.jobs, turn.reply, request !== null);
   }
 }

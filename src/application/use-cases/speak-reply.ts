@@ -3,10 +3,14 @@ import type { AudioFormat } from '../../domain/speech.js';
 import { ReplySpeaker } from '../services/reply-speaker.js';
 import type { SpeechAudio } from '../services/speech-audio.js';
 import type { SpeechVoices } from '../services/speech-voices.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
+import { codePointLength } from '../../domain/text.js';
 
 export interface SpeakReplyInput {
   voice?: string;
   format: AudioFormat;
+  /** Whom the speech is counted for (the chat's user). */
+  userId?: string;
 }
 
 /**
@@ -18,11 +22,17 @@ export class SpeakReply {
   constructor(
     private readonly voices: SpeechVoices,
     private readonly speech: SpeechAudio,
+    private readonly usage?: UsageRecorder,
   ) {}
 
   async execute(input: SpeakReplyInput): Promise<ReplySpeaker> {
     if (!this.speech.formats.includes(input.format)) throw new AudioFormatUnsupportedError(input.format, this.speech.formats);
     const voice = await this.voices.choose(input.voice);
-    return new ReplySpeaker((request) => this.speech.audioFor(request), { voice, format: input.format, speed: 1 });
+    const speak = async (request: Parameters<SpeechAudio['audioFor']>[0]) => {
+      const audio = await this.speech.audioFor(request);
+      this.usage?.countSpeech(input.userId, codePointLength(request.text));
+      return audio;
+    };
+    return new ReplySpeaker(speak, { voice, format: input.format, speed: 1 });
   }
 }

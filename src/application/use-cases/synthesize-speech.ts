@@ -4,8 +4,9 @@ import { codePointLength } from '../../domain/text.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { SpeechAudio, SpeechOutput } from '../services/speech-audio.js';
 import type { SpeechVoices } from '../services/speech-voices.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 
-/** Exactly one of `text` and `messageId`; a message is read only for its owner, `userId`. */
+/** Exactly one of `text` and `messageId`; a message is read only for its owner, `userId` (whom the speech is counted for: none when absent). */
 export interface SynthesizeSpeechInput {
   text?: string;
   messageId?: string;
@@ -35,6 +36,7 @@ export class SynthesizeSpeech {
     private readonly unitOfWork: UnitOfWork,
     private readonly voices: SpeechVoices,
     private readonly speech: SpeechAudio,
+    private readonly usage?: UsageRecorder,
   ) {}
 
   async execute(input: SynthesizeSpeechInput): Promise<PreparedSpeech> {
@@ -50,7 +52,12 @@ export class SynthesizeSpeech {
       etag: `"${key}"`,
       format: input.format,
       source: input.messageId === undefined ? 'text' : 'message',
-      open: () => this.speech.open(request, key),
+      open: async () => {
+        const output = await this.speech.open(request, key);
+        // Counted once the audio exists (from the cache or the engine): what the client is answered.
+        this.usage?.countSpeech(input.userId, codePointLength(text));
+        return output;
+      },
     };
   }
 

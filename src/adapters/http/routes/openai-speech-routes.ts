@@ -31,6 +31,7 @@ export function openAiSpeechRoutes(router: Router, resolve: Resolve, json: Middl
     const body = parseRequest(openAiSpeechSchema, ctx.request.body);
     const speech = await resolve(SynthesizeSpeech).execute({
       text: body.input,
+      userId: body.user_id,
       voice: body.voice,
       format: body.response_format,
       speed: clampSpeechSpeed(body.speed),

@@ -44,7 +44,7 @@ export function ttsRoutes(router: Router, resolve: Resolve, json: Middleware, lo
 
   router.post('/api/tts', json, async (ctx) => {
     const body = parseRequest(speechSchemas.body, ctx.request.body);
-    await speak(ctx, resolve, logger, { text: body.text, voice: body.voice, format: body.format, speed: body.speed });
+    await speak(ctx, resolve, logger, { text: body.text, userId: body.user_id, voice: body.voice, format: body.format, speed: body.speed });
   });
 }
 

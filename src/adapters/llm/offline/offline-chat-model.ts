@@ -78,11 +78,11 @@ export class OfflineChatModel implements ChatModel {
       // Only a bug can land here; the port promises callers a ChatModelFailedError for it.
       throw new ChatModelFailedError(`offline model failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    return { text, finishReason: 'stop', model: OFFLINE_MODEL_NAME, usage: this.usage(request, text) };
+    return { text, finishReason: 'stop', model: OFFLINE_MODEL_NAME, usage: this.estimateUsage(request, text) };
   }
 
-  /** Words, not real tokens: an honest order of magnitude with no tokenizer to consult. */
-  private usage(request: ChatRequest, reply: string): TokenUsage {
+  /** Words, not real tokens: an honest order of magnitude with no tokenizer to consult (a stopped reply is counted the same way). */
+  estimateUsage(request: ChatRequest, reply: string): TokenUsage {
     const promptTokens =
       wordCount(request.persona.description) +
       request.history.reduce((sum, turn) => sum + wordCount(turn.text), 0) +

@@ -1,15 +1,19 @@
 import type { DependencyCheck } from '../../../application/ports/dependency-check.js';
 import type { UnitOfWork } from '../../../application/ports/unit-of-work.js';
+import type { UsageLedger } from '../../../application/ports/usage-ledger.js';
 import type { PoolState } from '../../metrics/metrics.js';
 import { ensureDatabase, migrate, openPool, poolState, type DatabaseOptions } from './database.js';
 import { PostgresCheck } from './postgres-check.js';
 import { PostgresUnitOfWork } from './postgres-unit-of-work.js';
+import { PostgresUsageLedger } from './postgres-usage-ledger.js';
 import { sqlStateOf } from './unavailable.js';
 
 /** The PostgreSQL store, connected and migrated: what the rest of the service needs of it. */
 export interface PostgresStore {
   unitOfWork: UnitOfWork;
   check: DependencyCheck;
+  /** Usage per user and day, and the requests granted under a limit, shared by every instance. */
+  usage: UsageLedger;
   /** The names of the migrations this start applied. */
   migrationsApplied: string[];
   poolState(): PoolState | null;
@@ -38,6 +42,7 @@ export async function openPostgresStore(options: DatabaseOptions): Promise<Postg
     return {
       unitOfWork: new PostgresUnitOfWork(pool),
       check: new PostgresCheck(pool),
+      usage: new PostgresUsageLedger(pool),
       migrationsApplied,
       poolState: () => poolState(pool, options.poolMax),
       close: () => pool.end(),

@@ -1,0 +1,105 @@
+import type Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
+import type { Logger } from 'pino';
+import type { Admission, UsageLimits } from '../../../application/usage/usage-limits.js';
+import { isValidClientId } from '../../../domain/ids.js';
+import { NO_USER } from '../../../domain/usage.js';
+import { mapError } from '../error-mapping.js';
+import { openAiErrors } from '../openai-errors.js';
+import { setLimitHeaders } from '../rate-limit-headers.js';
+import { presentedCredential } from './bearer.js';
+
+export interface LimitedRoute {
+  method: 'GET' | 'POST';
+  /** The pattern the route is registered with. */
+  path: string;
+  /** Where a request names its user (with identity on, the token's subject comes first). */
+  user: 'body' | 'query' | 'bearer';
+  /** The route asks the language model: the token limit applies, and a request without a user is the route's 400. */
+  model: boolean;
+  /** The route answers errors in OpenAI's shape. */
+  openAi?: boolean;
+}
+
+/**
+ * The one list of the endpoints whose requests are counted and limited (LIMIT_REQUESTS_PER_MINUTE,
+ * LIMIT_TOKENS_PER_DAY, LIMITS_FILE): the chat, response and speech endpoints. A route added to
+ * chat (or a new model endpoint) is covered by naming it here. POST /v1/responses is listed ahead
+ * of its route: once it is registered, its requests are limited (OpenAI's error shape, the user
+ * from the bearer value).
+ */
+export const LIMITED_ROUTES: readonly LimitedRoute[] = [
+  { method: 'POST', path: '/v1/chat', user: 'body', model: true },
+  { method: 'POST', path: '/v1/chat/stream', user: 'body', model: true },
+  { method: 'POST', path: '/v1/responses', user: 'bearer', model: true, openAi: true },
+  { method: 'GET', path: '/api/tts', user: 'query', model: false },
+  { method: 'POST', path: '/api/tts', user: 'body', model: false },
+  { method: 'POST', path: '/v1/audio/speech', user: 'body', model: false, openAi: true },
+];
+
+/**
+ * Counts each request of a limited route for its user and, with limits on, refuses one over a
+ * limit (429, Retry-After, the RateLimit headers: rate-limit-headers.ts); every answer of a limited
+ * route then carries the headers. Runs after identity and before the routes. A body route's JSON
+ * is parsed here with the routes' own parser (`json`, which the route then finds done), so its
+ * errors are the route's. A request the client got wrong (a 4xx) is given back: it counts nothing.
+ */
+export function usageLimits(gate: UsageLimits, router: Router, json: Middleware, logger: Logger): Middleware {
+  const routes = new Map(LIMITED_ROUTES.map((route) => [`${route.method} ${route.path}`, route]));
+  const openAi = openAiErrors(logger);
+  return (ctx, next) => {
+    const route = limitedRoute(ctx, router, routes);
+    if (!route) return next();
+    const admitted = (userId: string | null) => (userId === null ? next() : admit(ctx, next, gate, userId, route.model));
+    const run = () => (route.user === 'body' ? json(ctx, () => admitted(userOf(ctx, route))) : admitted(userOf(ctx, route)));
+    return route.openAi ? openAi(ctx, run) : run();
+  };
+}
+
+async function admit(ctx: Context, next: Next, gate: UsageLimits, userId: string, usesModel: boolean): Promise<void> {
+  const admission: Admission = await gate.admit(userId, usesModel);
+  setLimitHeaders(ctx, admission);
+  if (admission.refused) throw admission.refused;
+  try {
+    await next();
+  } catch (error) {
+    if (isClientError(mapError(error).status)) gate.refund(admission);
+    throw error;
+  }
+  if (isClientError(ctx.status)) gate.refund(admission);
+}
+
+const isClientError = (status: number) => status >= 400 && status < 500;
+
+/** The limited route that will answer, if any. */
+function limitedRoute(ctx: Context, router: Router, routes: Map<string, LimitedRoute>): LimitedRoute | undefined {
+  if (ctx.method !== 'GET' && ctx.method !== 'POST' && ctx.method !== 'HEAD') return undefined;
+  const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+  const match = router.match(ctx.path, ctx.method);
+  if (!match.route) return undefined;
+  for (const layer of match.pathAndMethod) {
+    const route = routes.get(`${method} ${String(layer.path)}`);
+    if (route) return route;
+  }
+  return undefined;
+}
+
+/**
+ * Whom the request counts for: the authenticated user; else the one the request names (speech
+ * without one: no user). Null: leave the request to its route, which refuses it (a missing or
+ * malformed user, no credential) and so counts nothing.
+ */
+function userOf(ctx: Context, route: LimitedRoute): string | null {
+  const identity = ctx.state.identity;
+  if (identity) return identity.userId ?? named(ctx, route) ?? NO_USER;
+  return named(ctx, route) ?? (route.model ? null : NO_USER);
+}
+
+function named(ctx: Context, route: LimitedRoute): string | null {
+  if (route.user === 'bearer') {
+    const credential = presentedCredential(ctx);
+    return credential.kind === 'token' && isValidClientId(credential.token) ? credential.token : null;
+  }
+  const given = route.user === 'query' ? ctx.query.user_id : (ctx.request.body as { user_id?: unknown } | undefined)?.user_id;
+  return isValidClientId(given) ? given : null;
+}

@@ -1,0 +1,87 @@
+import { UsageLimitReachedError } from '../../domain/errors.js';
+import { msUntilNextDay, utcDay } from '../../domain/usage.js';
+import type { Clock } from '../ports/clock.js';
+import type { UserLimits } from '../ports/user-limits.js';
+import type { LimitState, RequestAllowances } from './request-allowances.js';
+import type { UsageMeter } from './usage-meter.js';
+
+export type { LimitState } from './request-allowances.js';
+
+/** A request to a limited endpoint, let in or refused, with the state of each limit of its user. */
+export interface Admission {
+  userId: string;
+  /** The UTC day it was counted on. */
+  day: string;
+  /** Requests per minute, when the user has that limit. */
+  requests: LimitState | null;
+  /** Tokens per day, when the user has that limit. */
+  tokens: LimitState | null;
+  /** Why it was refused (429); null when it was let in and counted. */
+  refused: UsageLimitReachedError | null;
+  /** The minute whose request it took (to give back), when limited by requests. */
+  window: number | null;
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * The gate of the limited endpoints (chat, responses, speech): counts each request a user makes
+ * there, and with limits on (LIMIT_REQUESTS_PER_MINUTE, LIMIT_TOKENS_PER_DAY, LIMITS_FILE)
+ * refuses one over a limit. A refused request counts for nothing; one given back (`refund`, for a
+ * request the client got wrong) neither. Requests per minute never exceed the limit across
+ * instances (RequestAllowances); tokens per day are checked against what this instance knows of
+ * the day's tokens (UsageMeter), so a limit crossed elsewhere shows here within a sync or two.
+ */
+export class UsageLimits {
+  constructor(
+    private readonly limits: UserLimits,
+    private readonly meter: UsageMeter,
+    private readonly allowances: RequestAllowances,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Whether any limit is configured (else every request is let in, and only counted). */
+  get enabled(): boolean {
+    return this.limits.enabled;
+  }
+
+  /** Lets the request in (and counts it) or refuses it. `usesModel`: the token limit applies (chat, responses), not only the request limit. */
+  async admit(userId: string, usesModel: boolean): Promise<Admission> {
+    const now = this.clock.now();
+    const day = utcDay(now);
+    const base = { userId, day, requests: null, tokens: null, refused: null, window: null };
+    if (!this.limits.enabled) {
+      this.meter.countRequest(userId, day, 1);
+      return base;
+    }
+    const { requestsPerMinute, tokensPerDay } = this.limits.limitsFor(userId);
+    let tokens: LimitState | null = null;
+    if (tokensPerDay !== null) {
+      const used = await this.meter.tokensToday(userId);
+      tokens = { limit: tokensPerDay, remaining: Math.max(0, tokensPerDay - used), resetMs: msUntilNextDay(now) };
+      if (usesModel && used >= tokensPerDay) {
+        const requests = requestsPerMinute === null ? null : this.allowances.peek(userId, requestsPerMinute);
+        const message = `token limit reached: ${tokensPerDay} tokens per day for this user; try again in ${seconds(tokens.resetMs)} s (the day starts again at midnight UTC)`;
+        return { ...base, requests, tokens, refused: new UsageLimitReachedError('tokens', tokens.resetMs, message) };
+      }
+    }
+    if (requestsPerMinute === null) {
+      this.meter.countRequest(userId, day, 1);
+      return { ...base, tokens };
+    }
+    const taken = await this.allowances.take(userId, requestsPerMinute);
+    if (!taken.granted) {
+      const message = `rate limit reached: ${requestsPerMinute} requests per minute for this user; try again in ${seconds(taken.state.resetMs)} s`;
+      return { ...base, requests: taken.state, tokens, refused: new UsageLimitReachedError('requests', taken.state.resetMs, message) };
+    }
+    this.meter.countRequest(userId, day, 1);
+    return { ...base, requests: taken.state, tokens, window: taken.window };
+  }
+
+  /** A request let in that the client got wrong (a 4xx): it counts for nothing after all. */
+  refund(admission: Admission): void {
+    if (admission.refused) return;
+    this.meter.countRequest(admission.userId, admission.day, -1);
+    if (admission.window !== null) this.allowances.giveBack(admission.userId, admission.window);
+  }
+}
