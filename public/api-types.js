@@ -30,6 +30,7 @@
 /** @typedef {Answer<'/api/chat/conversations', 'get'>} ConversationPage */
 /** @typedef {Answer<'/api/ai/traits', 'get'>} Persona */
 /** @typedef {Schemas['StoppedReply']} StopResult */
+/** A user's usage per day (`GET v1/usage`). @typedef {Answer<'/v1/usage', 'get'>} Usage */
 /** @typedef {RequestBody<'/api/chat/loadMessages', 'post'>} LoadMessagesRequest */
 /** @typedef {RequestBody<'/api/chat/deleteMessages', 'delete'>} DeleteMessagesRequest */
 /** @typedef {RequestBody<'/api/chat/switchBranch', 'post'>} SwitchBranchRequest */

@@ -17,6 +17,32 @@ import { readEventStream } from './sse.js';
 /** @typedef {import('./api-types.js').StopResult} StopResult */
 /** @typedef {import('./api-types.js').SwitchBranchRequest} SwitchBranchRequest */
 /** @typedef {import('./api-types.js').SwitchBranchResult} SwitchBranchResult */
+/** @typedef {import('./api-types.js').Usage} Usage */
+
+/**
+ * A limit as the service's last answer on a limited endpoint (chat, speech) stated it in OpenAI's
+ * `x-ratelimit-*` headers: the quota, what is left, and when it starts again (`6m0s`).
+ * @typedef {{limit: number, remaining: number, reset: string}} RateLimit
+ */
+
+/** @type {{requests: RateLimit | null, tokens: RateLimit | null} | null} */
+let rateLimits = null;
+
+/** The limits the service stated last (null while limits are off, or before any limited request). */
+export const lastRateLimits = () => rateLimits;
+
+/** Keeps the limits a response states, if it states any. @param {Response} response */
+function noteRateLimits(response) {
+  /** @param {'requests' | 'tokens'} name @returns {RateLimit | null} */
+  const limit = (name) => {
+    const quota = response.headers.get(`x-ratelimit-limit-${name}`);
+    const remaining = response.headers.get(`x-ratelimit-remaining-${name}`);
+    if (quota === null || remaining === null) return null;
+    return { limit: Number(quota), remaining: Number(remaining), reset: response.headers.get(`x-ratelimit-reset-${name}`) ?? '' };
+  };
+  const stated = { requests: limit('requests'), tokens: limit('tokens') };
+  if (stated.requests || stated.tokens) rateLimits = stated;
+}
 
 export class ApiError extends Error {
   /** @param {number} status @param {string} detail */
@@ -92,6 +118,11 @@ export async function listConversations({ user_id, limit, cursor }) {
   return /** @type {ConversationPage} */ (await requestJson('GET', `api/chat/conversations?${params}`));
 }
 
+/** Today's usage of a user (UTC), as every instance of the service counted it. @param {string} userId */
+export async function getUsage(userId) {
+  return /** @type {Usage} */ (await requestJson('GET', `v1/usage?${new URLSearchParams({ user_id: userId })}`));
+}
+
 export async function getPersona() {
   return /** @type {Persona} */ (await requestJson('GET', 'api/ai/traits'));
 }
@@ -124,6 +155,7 @@ export async function getGraphStatus() {
  */
 export async function fetchSpeech(messageId, userId) {
   const response = await fetch(`api/tts?${new URLSearchParams({ message_id: messageId, user_id: userId })}`, { headers: { accept: 'audio/*', ...authHeaders() } });
+  noteRateLimits(response);
   if (!response.ok) await readJson(response); // throws the detail
   return response.blob();
 }
@@ -179,6 +211,7 @@ export async function stopReply(messageId, userId) {
  * @returns {AsyncGenerator<ChatStreamEvent, void, undefined>}
  */
 async function* chatEvents(response, signal) {
+  noteRateLimits(response);
   if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) {
     await readJson(response);
     throw new ApiError(response.status, 'the service did not answer with an event stream');

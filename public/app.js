@@ -9,6 +9,7 @@
 // that join them: chat.js (sending, the streamed reply; reply-follow.js keeps it going across
 // dropped connections; speech.js speaks it), messages.js (paging, delete, speech),
 // conversation-list.js, session.js (the user, the conversation shown), about.js (persona, status),
+// usage.js (the user's usage today and the limits the service stated),
 // branches.js (edit, regenerate, "‹ 2/3 ›"; render-tree.js and tree.js show the tree).
 import { loadGraphStatus, loadPersona } from './about.js';
 import { cancelEdit, regenerate, showVersion, startEdit, submitEdit } from './branches.js';
@@ -21,6 +22,7 @@ import { markCurrentConversation } from './render-conversations.js';
 import { updateEmptyNote } from './render-messages.js';
 import { openConversation, useName } from './session.js';
 import { chooseSpeaking, speakingChosen } from './speech.js';
+import { loadUsage } from './usage.js';
 import { conversationFromHash, setHash, state, storedUser, userIdProblem } from './state.js';
 
 ui.userForm.addEventListener('submit', (event) => {
@@ -121,6 +123,7 @@ ui.scroller.addEventListener(
   { passive: true },
 );
 ui.graphRefresh.addEventListener('click', () => void loadGraphStatus());
+ui.usageRefresh.addEventListener('click', () => void loadUsage());
 
 window.addEventListener('hashchange', () => {
   const fromHash = conversationFromHash();

@@ -12,6 +12,7 @@ import { setTreeBusy } from './render-tree.js';
 import { queueSpeech, speakingChosen, stopSpeaking } from './speech.js';
 import { setHash, state } from './state.js';
 import { refreshTree } from './tree.js';
+import { loadUsage } from './usage.js';
 
 /** @typedef {import('./api-types.js').ChatRequest} ChatRequest */
 /** @typedef {import('./api-types.js').StreamStart} StreamStart */
@@ -99,6 +100,7 @@ export async function sendMessage(text, { parentId, regenerate, undo } = {}) {
     }
   } finally {
     endReply(current);
+    void loadUsage();
     if (view === state.view) {
       void loadConversations();
       void refreshTree(); // its parent, and "‹ 2/2 ›" after an edit or a regenerated reply

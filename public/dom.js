@@ -45,6 +45,10 @@ export const ui = {
   personaTraits: byId('persona-traits', HTMLElement),
   personaDescriptors: byId('persona-descriptors', HTMLElement),
   personaStyle: byId('persona-style', HTMLElement),
+  usageRefresh: byId('usage-refresh', HTMLButtonElement),
+  usageStatus: byId('usage-status', HTMLElement),
+  usageCounts: byId('usage-counts', HTMLElement),
+  usageLimits: byId('usage-limits', HTMLElement),
   graphStatus: byId('graph-status', HTMLElement),
   graphRefresh: byId('graph-refresh', HTMLButtonElement),
 };

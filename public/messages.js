@@ -6,6 +6,7 @@ import { loadConversations } from './conversation-list.js';
 import { renderMessage, showConversationError, updateEmptyNote } from './render-messages.js';
 import { PAGE_SIZE, state } from './state.js';
 import { refreshTree } from './tree.js';
+import { loadUsage } from './usage.js';
 
 /** @typedef {import('./api-types.js').LoadMessagesRequest} LoadMessagesRequest */
 
@@ -125,6 +126,7 @@ export async function playMessage(item, button, note) {
     note.textContent = `Speech: ${describeError(error)}`;
     note.classList.add('is-error');
   } finally {
+    void loadUsage();
     button.disabled = false;
   }
 }

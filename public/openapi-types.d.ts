@@ -44,6 +44,14 @@ export interface paths {
                 200: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -54,6 +62,14 @@ export interface paths {
                 400: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -64,6 +80,14 @@ export interface paths {
                 404: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -74,6 +98,14 @@ export interface paths {
                 408: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -84,6 +116,14 @@ export interface paths {
                 409: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -94,6 +134,14 @@ export interface paths {
                 413: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -104,6 +152,34 @@ export interface paths {
                 415: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A limit of the user is reached (only with limits on: LIMIT_REQUESTS_PER_MINUTE, LIMIT_TOKENS_PER_DAY, LIMITS_FILE). Nothing was done and nothing counted; `Retry-After` says when the limit lets the user in again. */
+                429: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description Seconds to wait */
+                        "Retry-After": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -114,6 +190,14 @@ export interface paths {
                 431: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -124,6 +208,14 @@ export interface paths {
                 500: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -134,6 +226,14 @@ export interface paths {
                 502: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -144,6 +244,14 @@ export interface paths {
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -154,6 +262,14 @@ export interface paths {
                 504: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -230,6 +346,14 @@ export interface paths {
                         "X-Request-Id": components["headers"]["RequestId"];
                         /** @description Present when the AI SDK UI message stream protocol is used */
                         "X-Vercel-AI-UI-Message-Stream"?: "v1";
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -240,6 +364,14 @@ export interface paths {
                 400: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -250,6 +382,14 @@ export interface paths {
                 404: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -260,6 +400,14 @@ export interface paths {
                 408: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -270,6 +418,14 @@ export interface paths {
                 409: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -280,6 +436,14 @@ export interface paths {
                 413: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -290,6 +454,34 @@ export interface paths {
                 415: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A limit of the user is reached (only with limits on: LIMIT_REQUESTS_PER_MINUTE, LIMIT_TOKENS_PER_DAY, LIMITS_FILE). Nothing was done and nothing counted; `Retry-After` says when the limit lets the user in again. */
+                429: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description Seconds to wait */
+                        "Retry-After": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -300,6 +492,14 @@ export interface paths {
                 431: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -310,6 +510,14 @@ export interface paths {
                 500: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -320,6 +528,14 @@ export interface paths {
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1608,6 +1824,14 @@ export interface paths {
                         "Content-Length"?: string;
                         /** @description public for audio named by its text, private for a stored message */
                         "Cache-Control": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1625,6 +1849,14 @@ export interface paths {
                         "Content-Length"?: string;
                         /** @description public for audio named by its text, private for a stored message */
                         "Cache-Control": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content?: never;
@@ -1633,6 +1865,14 @@ export interface paths {
                 400: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1643,6 +1883,14 @@ export interface paths {
                 404: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1653,6 +1901,14 @@ export interface paths {
                 408: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1663,6 +1919,34 @@ export interface paths {
                 409: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A limit of the user is reached (only with limits on: LIMIT_REQUESTS_PER_MINUTE, LIMIT_TOKENS_PER_DAY, LIMITS_FILE). Nothing was done and nothing counted; `Retry-After` says when the limit lets the user in again. */
+                429: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description Seconds to wait */
+                        "Retry-After": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1673,6 +1957,14 @@ export interface paths {
                 431: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1683,6 +1975,14 @@ export interface paths {
                 500: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1693,6 +1993,14 @@ export interface paths {
                 502: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1705,6 +2013,14 @@ export interface paths {
                         "X-Request-Id": components["headers"]["RequestId"];
                         /** @description Seconds to wait, when speech synthesis is at capacity */
                         "Retry-After"?: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1715,6 +2031,14 @@ export interface paths {
                 504: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1740,6 +2064,7 @@ export interface paths {
                         voice?: string | null;
                         format?: ("wav" | "mp3") | null;
                         speed?: number | null;
+                        user_id?: string | null;
                     };
                 };
             };
@@ -1754,6 +2079,14 @@ export interface paths {
                         "Content-Length"?: string;
                         /** @description public for audio named by its text, private for a stored message */
                         "Cache-Control": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1765,6 +2098,14 @@ export interface paths {
                 400: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1775,6 +2116,14 @@ export interface paths {
                 408: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1785,6 +2134,14 @@ export interface paths {
                 413: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1795,6 +2152,34 @@ export interface paths {
                 415: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A limit of the user is reached (only with limits on: LIMIT_REQUESTS_PER_MINUTE, LIMIT_TOKENS_PER_DAY, LIMITS_FILE). Nothing was done and nothing counted; `Retry-After` says when the limit lets the user in again. */
+                429: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description Seconds to wait */
+                        "Retry-After": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1805,6 +2190,14 @@ export interface paths {
                 431: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1815,6 +2208,14 @@ export interface paths {
                 500: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1825,6 +2226,14 @@ export interface paths {
                 502: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1837,6 +2246,14 @@ export interface paths {
                         "X-Request-Id": components["headers"]["RequestId"];
                         /** @description Seconds to wait, when speech synthesis is at capacity */
                         "Retry-After"?: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1847,6 +2264,14 @@ export interface paths {
                 504: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1903,6 +2328,7 @@ export interface paths {
                         speed?: number | null;
                         instructions?: string | null;
                         stream_format?: ("audio" | "sse") | null;
+                        user_id?: string | null;
                     };
                 };
             };
@@ -1916,6 +2342,14 @@ export interface paths {
                         "Content-Length"?: string;
                         /** @description The `model` asked for, when it is printable ASCII */
                         "X-Model"?: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1930,6 +2364,14 @@ export interface paths {
                 400: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1941,6 +2383,14 @@ export interface paths {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
                         Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1951,6 +2401,14 @@ export interface paths {
                 413: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1961,6 +2419,34 @@ export interface paths {
                 415: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description A limit of the user is reached (only with limits on: LIMIT_REQUESTS_PER_MINUTE, LIMIT_TOKENS_PER_DAY, LIMITS_FILE). Nothing was done and nothing counted; `Retry-After` says when the limit lets the user in again. */
+                429: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description Seconds to wait */
+                        "Retry-After": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1971,6 +2457,14 @@ export interface paths {
                 431: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1981,6 +2475,14 @@ export interface paths {
                 500: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1991,6 +2493,14 @@ export interface paths {
                 502: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2003,6 +2513,14 @@ export interface paths {
                         "X-Request-Id": components["headers"]["RequestId"];
                         /** @description Seconds to wait */
                         "Retry-After"?: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2013,6 +2531,14 @@ export interface paths {
                 504: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2095,6 +2621,105 @@ export interface paths {
                 };
                 /** @description An unexpected fault (logged; the detail is generic) */
                 500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's usage per day
+         * @description Usage per UTC day: requests let in on the chat, response and speech endpoints, the language model's tokens (its own
+         *     count, else an estimate; a stopped reply counts what it wrote) and characters of speech, as every instance on the store counted them.
+         *     `from` and `to` are UTC days (default: today; at most 366 days); every day between is listed, zeros included. With identity on, one's own only.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                    user_id: string;
+                    /** @description First UTC day, YYYY-MM-DD (default: `to`) */
+                    from?: string;
+                    /** @description Last UTC day, YYYY-MM-DD (default: today; at most 366 days after `from`) */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The usage */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Usage"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request (headers and body) did not arrive in full within the time limit (REQUEST_TIMEOUT_MS) */
+                408: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
                         [name: string]: unknown;
@@ -2814,8 +3439,11 @@ export interface components {
         OpenAiError: {
             error: {
                 message: string;
-                /** @enum {string} */
-                type: "invalid_request_error" | "server_error";
+                /**
+                 * @description on a 429, the limit reached: `requests` or `tokens` (as OpenAI's)
+                 * @enum {string}
+                 */
+                type: "invalid_request_error" | "server_error" | "requests" | "tokens";
                 /** @description the request field at fault, named as OpenAI names it */
                 param: string | null;
                 code: string | null;
@@ -2824,6 +3452,35 @@ export interface components {
             detail: string;
             /** @constant */
             status: "error";
+        };
+        Usage: {
+            /** @constant */
+            status: "ok";
+            user_id: string;
+            /** @description every day from `from` to `to`, oldest first (zeros where nothing was used) */
+            days: {
+                /** @description UTC day, YYYY-MM-DD */
+                date: string;
+                /** @description requests let in on the chat, response and speech endpoints (a refused one, or one the client got wrong, counts nothing) */
+                requests: number;
+                /** @description tokens the model read: its own count, else an estimate */
+                input_tokens: number;
+                /** @description tokens the model wrote, a stopped reply's included: its own count, else an estimate */
+                output_tokens: number;
+                /** @description characters of speech answered */
+                speech_characters: number;
+            }[];
+            totals: components["schemas"]["UsageCounts"];
+        };
+        UsageCounts: {
+            /** @description requests let in on the chat, response and speech endpoints (a refused one, or one the client got wrong, counts nothing) */
+            requests: number;
+            /** @description tokens the model read: its own count, else an estimate */
+            input_tokens: number;
+            /** @description tokens the model wrote, a stopped reply's included: its own count, else an estimate */
+            output_tokens: number;
+            /** @description characters of speech answered */
+            speech_characters: number;
         };
         /** @description The data of `event: start` */
         StreamStart: {
@@ -2873,6 +3530,22 @@ export interface components {
     headers: {
         /** @description The client's X-Request-Id when it sent 1..128 printable ASCII characters, else a new one */
         RequestId: string;
+        /** @description The user's limits (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"requests";q=60;w=60, "tokens";q=100000;w=86400;qu="tokens"` */
+        RateLimitPolicy: string;
+        /** @description What is left of each, and in how many seconds it starts again, e.g. `"requests";r=59;t=42, "tokens";r=99000;t=3600` */
+        RateLimit: string;
+        /** @description OpenAI's: requests per minute */
+        XRateLimitLimitRequests: string;
+        /** @description OpenAI's: requests left this minute */
+        XRateLimitRemainingRequests: string;
+        /** @description OpenAI's: when the minute starts again, e.g. `42s` */
+        XRateLimitResetRequests: string;
+        /** @description OpenAI's: tokens per day */
+        XRateLimitLimitTokens: string;
+        /** @description OpenAI's: tokens left today */
+        XRateLimitRemainingTokens: string;
+        /** @description OpenAI's: when the day starts again (midnight UTC), e.g. `6h0m0s` */
+        XRateLimitResetTokens: string;
     };
     pathItems: never;
 }

@@ -7,6 +7,7 @@ import { loadOlderMessages } from './messages.js';
 import { markCurrentConversation } from './render-conversations.js';
 import { clearMessages } from './render-messages.js';
 import { conversationFromHash, setHash, state, storeUser } from './state.js';
+import { loadUsage } from './usage.js';
 
 /** Shows a conversation (or, with null, an empty new one). @param {string | null} conversationId */
 export async function openConversation(conversationId) {
@@ -38,6 +39,7 @@ export async function useName(userId) {
   }
   const fromHash = conversationFromHash();
   await Promise.all([
+    loadUsage(),
     loadConversations(),
     changed || fromHash !== state.conversationId ? openConversation(changed && !fromHash ? null : fromHash) : Promise.resolve(),
   ]);

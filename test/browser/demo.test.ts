@@ -199,6 +199,9 @@ const demoInChromium = (scheme: 'http' | 'https') => function (this: Mocha.Suite
     expect(await entry.locator('.conversation__title').textContent()).to.equal(title);
     expect(await entry.getAttribute('aria-current')).to.equal('true');
     expect(await page.locator('#chat-title').textContent()).to.equal(title);
+    // The user's usage today, in the side panel (limits off: no limits line).
+    await waitUntil(`document.querySelector('#usage-counts [data-usage="requests"] dd')?.textContent === '2'`);
+    expect(await page.locator('#usage-limits').isHidden()).to.equal(true);
 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, scheme === 'https' ? 'demo-https.png' : 'demo.png') });
