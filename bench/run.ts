@@ -11,6 +11,8 @@
  *   replies     durable replies: memory with slow readers, round trips per reply, delta latency across instances
  *   speech      POST /api/tts first audio byte and total time against native espeak-ng (| lame);
  *               a fresh process's first request against its second
+ *   limits      POST /v1/chat with usage limits on (never reached) against off, in memory and on
+ *               PostgreSQL; round trips per chat request both ways
  *
  * The service is built first (`npm run build`), so the figures are of the code as it is.
  * Knobs (environment): BENCH_RUNS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
@@ -35,6 +37,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   coldstart: () => import('./sections/coldstart.js'),
   replies: () => import('./sections/replies.js'),
   speech: () => import('./sections/speech.js'),
+  limits: () => import('./sections/limits.js'),
 };
 
 const requested = process.argv.slice(2).filter((arg) => arg !== '--');
