@@ -49,7 +49,8 @@ export function startUsage(config: LimitsConfig, ledger: UsageLedger, clock: Clo
     const file = config.file;
     const reload = () => {
       try {
-        logger.info({ file, users: userLimits.reload() }, 'limits file re-read');
+        const users = userLimits.reload();
+        if (users !== null) logger.info({ file, users }, 'limits file re-read');
       } catch (error) {
         logger.warn({ file, detail: (error as Error).message }, 'limits file refused; the limits before it stay in force');
       }

@@ -18,7 +18,9 @@ const overrideSchema = z.strictObject({ requests_per_minute: limit.optional(), t
  * LIMIT_TOKENS_PER_DAY).
  */
 export const limitsFileSchema = z.strictObject({
-  users: z.record(z.string().refine(isValidClientId, 'must be user ids (1..128 characters, no control characters)'), overrideSchema),
+  users: z.record(z.string().refine(isValidClientId), overrideSchema, {
+    error: (issue) => (issue.code === 'invalid_key' ? `names ${JSON.stringify(issue.input)}, which is no user id (1..128 characters, no control characters)` : undefined),
+  }),
 });
 
 type Override = z.infer<typeof overrideSchema>;
@@ -30,12 +32,16 @@ type Override = z.infer<typeof overrideSchema>;
  */
 export class JsonFileUserLimits implements UserLimits {
   private overrides: Map<string, Override>;
+  /** The text the overrides were read from: a folder that changed around an unchanged file reads nothing new. */
+  private text: string | undefined;
+  private refused: string | undefined;
 
   constructor(
     private readonly defaults: LimitValues,
     private readonly file: string | undefined,
   ) {
-    this.overrides = file === undefined ? new Map() : readOverrides(file);
+    this.overrides = new Map();
+    if (file !== undefined) [this.overrides, this.text] = parseOverrides(file, readText(file));
   }
 
   get enabled(): boolean {
@@ -51,10 +57,22 @@ export class JsonFileUserLimits implements UserLimits {
     };
   }
 
-  /** Reads the file again: the number of users it names, or a LimitsFileInvalidError (the old overrides stay). */
-  reload(): number {
-    if (this.file === undefined) return 0;
-    this.overrides = readOverrides(this.file);
+  /**
+   * Reads the file again: the number of users it names, null when its text is the one in force
+   * (or the one last refused), or a LimitsFileInvalidError (the old overrides stay in force).
+   */
+  reload(): number | null {
+    if (this.file === undefined) return null;
+    const text = readText(this.file);
+    const seen = text.ok ? text.text : `\0unreadable: ${text.code}`;
+    if (seen === this.text || seen === this.refused) return null;
+    try {
+      [this.overrides, this.text] = parseOverrides(this.file, text);
+    } catch (error) {
+      this.refused = seen;
+      throw error;
+    }
+    this.refused = undefined;
     return this.overrides.size;
   }
 
@@ -63,19 +81,31 @@ export class JsonFileUserLimits implements UserLimits {
   }
 }
 
-function readOverrides(file: string): Map<string, Override> {
+type FileText = { ok: true; text: string } | { ok: false; code: string };
+
+function readText(file: string): FileText {
+  try {
+    return { ok: true, text: readFileSync(file, 'utf8') };
+  } catch (error) {
+    return { ok: false, code: (error as NodeJS.ErrnoException).code ?? 'error' };
+  }
+}
+
+function parseOverrides(file: string, read: FileText): [Map<string, Override>, string] {
+  if (!read.ok) throw new LimitsFileInvalidError(`LIMITS_FILE ${file}: cannot be read (${read.code})`);
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = JSON.parse(read.text);
   } catch (error) {
-    const reason = error instanceof SyntaxError ? `not valid JSON (${error.message})` : `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
-    throw new LimitsFileInvalidError(`LIMITS_FILE ${file}: ${reason}`);
+    throw new LimitsFileInvalidError(`LIMITS_FILE ${file}: not valid JSON (${(error as Error).message})`);
   }
   const parsed = limitsFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const where = issue.path.length ? issue.path.map(String).join('.') : 'the file';
+    // A bad key is named in the message; the path stops at its record.
+    const path = issue.code === 'invalid_key' ? issue.path.slice(0, -1) : issue.path;
+    const where = path.length ? path.map(String).join('.') : 'the file';
     throw new LimitsFileInvalidError(`LIMITS_FILE ${file}: ${where} ${issue.message}`);
   }
-  return new Map(Object.entries(parsed.data.users));
+  return [new Map(Object.entries(parsed.data.users)), read.text];
 }
