@@ -7,6 +7,7 @@ import { RateLimitError } from 'openai';
 import type { AdapterOverrides } from '../../src/bootstrap/tokens.js';
 import { estimateTokens } from '../../src/domain/usage.js';
 import { FakeSpeechSynthesizer } from '../support/fake-speech-synthesizer.js';
+import { FAKE_MODEL, startFakeOpenAiServer } from '../support/fake-openai-server.js';
 import { uid } from '../support/ids.js';
 import { openAiClientFor } from '../support/openai-client.js';
 import { eventually, replyClient } from '../support/reply-client.js';
@@ -146,6 +147,39 @@ export function usageSuite(start: StartService): void {
         expect(await usageOf(service, user)).to.deep.include({ requests: 2, output_tokens: totals.output_tokens, input_tokens: totals.input_tokens });
       } finally {
         await service.stop();
+      }
+    });
+  });
+
+  describe('an OpenAI-compatible model', () => {
+    it("streams count the model's own count (asked for with stream_options.include_usage); a stopped one the estimate; /metrics by model", async () => {
+      const fake = await startFakeOpenAiServer();
+      const service = await start({ LLM_PROVIDER: 'openai', LLM_BASE_URL: fake.baseUrl, LLM_MODEL: FAKE_MODEL, LLM_MAX_RETRIES: '0' });
+      try {
+        const user = uid('u');
+        const { events } = await readStream(`${service.url}/v1/chat/stream`, { user_id: user, text: 'Count me.' });
+        expect(events.at(-1)!.event).to.equal('done');
+        expect(fake.requests.at(-1)!.body).to.deep.include({ stream: true, stream_options: { include_usage: true } });
+        const stored = (await replyClient(service.url).messages(user, events[0]!.json.conversation_id))[1].metadata.usage;
+        expect(stored.prompt_tokens).to.equal(11);
+        expect(await usageOf(service, user)).to.deep.include({ input_tokens: 11, output_tokens: stored.completion_tokens });
+
+        fake.queue.push({ kind: 'stall', pieces: 2 });
+        const client = replyClient(service.url);
+        const stalled = await client.start({ user_id: user, text: 'Stall, please.' });
+        await stalled.next();
+        await stalled.next();
+        await client.stop(stalled.events[0]!.json.message_id, user);
+        await stalled.end();
+        const after = await usageOf(service, user);
+        expect(after.output_tokens - stored.completion_tokens).to.equal(estimateTokens(stalled.text));
+        expect(after.input_tokens - 11, 'the prompt, estimated').to.be.greaterThan(estimateTokens('Stall, please.'));
+        const metrics = (await service.call('GET', '/metrics')).text;
+        expect(metrics).to.include(`chat_model_tokens_total{model="${FAKE_MODEL}",type="input"} ${after.input_tokens}`);
+        expect(metrics).to.include(`chat_model_tokens_total{model="${FAKE_MODEL}",type="output"} ${after.output_tokens}`);
+      } finally {
+        await service.stop();
+        await fake.stop();
       }
     });
   });
