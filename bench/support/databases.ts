@@ -24,9 +24,10 @@ export async function postgresReachable(adminUrl: string): Promise<boolean> {
   return admin(adminUrl, 'select 1').then(() => true, () => false);
 }
 
-export async function createDatabase(adminUrl: string, purpose: string): Promise<BenchDatabase> {
+/** `template`: the name of a database to copy (nobody may be connected to it meanwhile). */
+export async function createDatabase(adminUrl: string, purpose: string, template?: string): Promise<BenchDatabase> {
   const name = `bench_${purpose}_${uuidv7().replaceAll('-', '').slice(-12)}`;
-  await admin(adminUrl, `create database "${name}"`);
+  await admin(adminUrl, `create database "${name}"${template ? ` template "${template}"` : ''}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database: BenchDatabase = {
