@@ -176,13 +176,13 @@ export const conversationFirst = (conversationId: unknown) =>
 
 /**
  * A recursive CTE `path(message_id, parent_id, depth)`: the messages from `from` up through their
- * parents, `from` at depth 1, at most `maxDepth` of them (null: to the first message). Each step
+ * parents, `from` at depth 1, at most `maxDepth` of them (null: to the first message), when `when` holds. Each step
  * is one primary-key lookup, so a bounded walk costs the same whatever the size of the tree.
  */
-export function pathUp(name: string, from: Sql, conversationId: string, maxDepth: number | null): Sql {
+export function pathUp(name: string, from: Sql, conversationId: string, maxDepth: number | null, when: Sql = sql`true`): Sql {
   const bound = maxDepth === null ? sql`` : sql`where p.depth < ${maxDepth}`;
   return sql`${raw(name)}(message_id, parent_id, depth) as (
-         select m.message_id, m.parent_id, 1 from messages m where m.message_id = (${from}) and m.conversation_id = ${conversationId}
+         select m.message_id, m.parent_id, 1 from messages m where m.message_id = (${from}) and m.conversation_id = ${conversationId} and ${when}
          union all
          select m.message_id, m.parent_id, p.depth + 1 from ${raw(name)} p join messages m on m.message_id = p.parent_id ${bound})`;
 }
