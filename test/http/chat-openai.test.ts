@@ -32,6 +32,9 @@ describe('chat with LLM_PROVIDER=openai, against a local OpenAI-compatible serve
     LLM_API_KEY: 'sk-local-test',
     LLM_TIMEOUT_MS: '500',
     LLM_MAX_RETRIES: '0',
+    // These tests script the model's every call; naming conversations by the model (the default
+    // with a model) is tested on its own below.
+    TITLE_MODE: 'first_message',
   });
   let service: TestService;
   const persona = new JsonFilePersonaSource().persona();

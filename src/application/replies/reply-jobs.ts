@@ -3,7 +3,7 @@ import { staleBefore } from '../../domain/reply.js';
 import type { Clock } from '../ports/clock.js';
 import type { ReplyNotifications } from '../ports/reply-notifications.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import { ReplyJob, type Generate, type ReplySettings } from './reply-job.js';
+import { ReplyJob, type Generate, type Naming, type ReplySettings } from './reply-job.js';
 import { delay } from './signals.js';
 
 /**
@@ -31,8 +31,8 @@ export class ReplyJobs {
   }
 
   /** Starts producing an opened reply. */
-  start(reply: Message, generate: Generate): ReplyJob {
-    const job = new ReplyJob(reply, generate, this.store, this.clock, this.settings);
+  start(reply: Message, generate: Generate, naming?: Naming): ReplyJob {
+    const job = new ReplyJob(reply, generate, this.store, this.clock, this.settings, naming);
     this.jobs.set(reply.messageId, job);
     void job.done.finally(() => this.jobs.delete(reply.messageId));
     if (this.pastDeadline) job.stop('interrupted');

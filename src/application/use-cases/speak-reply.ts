@@ -1,12 +1,15 @@
 import { AudioFormatUnsupportedError } from '../../domain/errors.js';
 import type { AudioFormat } from '../../domain/speech.js';
 import { ReplySpeaker } from '../services/reply-speaker.js';
+import type { SpeechOwner } from '../ports/speech-cache.js';
 import type { SpeechAudio } from '../services/speech-audio.js';
 import type { SpeechVoices } from '../services/speech-voices.js';
 
 export interface SpeakReplyInput {
   voice?: string;
   format: AudioFormat;
+  /** Whose reply it speaks: its audio is forgotten with them. */
+  owner?: SpeechOwner;
 }
 
 /**
@@ -23,6 +26,6 @@ export class SpeakReply {
   async execute(input: SpeakReplyInput): Promise<ReplySpeaker> {
     if (!this.speech.formats.includes(input.format)) throw new AudioFormatUnsupportedError(input.format, this.speech.formats);
     const voice = await this.voices.choose(input.voice);
-    return new ReplySpeaker((request) => this.speech.audioFor(request), { voice, format: input.format, speed: 1 });
+    return new ReplySpeaker((request) => this.speech.audioFor(request, input.owner), { voice, format: input.format, speed: 1 });
   }
 }

@@ -35,10 +35,11 @@ export interface ConversationRow {
   created_at: Timestamp;
   active_at: Timestamp;
   head_id: string | null;
+  temporary?: boolean;
 }
 
-export const toConversation = (row: Pick<ConversationRow, 'conversation_id' | 'user_id' | 'created_at'>) =>
-  Conversation.restore({ conversationId: row.conversation_id, userId: row.user_id, createdAt: toDate(row.created_at) });
+export const toConversation = (row: Pick<ConversationRow, 'conversation_id' | 'user_id' | 'created_at' | 'temporary'>) =>
+  Conversation.restore({ conversationId: row.conversation_id, userId: row.user_id, createdAt: toDate(row.created_at), temporary: row.temporary === true });
 
 export const toMessage = (row: MessageRow) =>
   Message.restore({
@@ -152,10 +153,10 @@ export function treeInput(conversationId: string, messages: readonly Message[], 
  * (Migration20261126000000), so a message that was not inserted never does.
  */
 export function claimAndInsert(conversation: Conversation, messages: readonly Message[]): Sql {
-  const { conversationId, userId, createdAt } = conversation;
+  const { conversationId, userId, createdAt, temporary } = conversation;
   return sql`claimed as (
-         insert into conversations (conversation_id, user_id, created_at, active_at)
-         select ${conversationId}, ${userId}, ${createdAt}, ${createdAt}
+         insert into conversations (conversation_id, user_id, created_at, active_at, temporary)
+         select ${conversationId}, ${userId}, ${createdAt}, ${createdAt}, ${temporary}
          where not exists (select 1 from taken) and not exists (select 1 from unknown_parent)
          on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
            where conversations.user_id = excluded.user_id
