@@ -28,6 +28,9 @@
 /** @typedef {Answer<'/api/chat/loadMessages', 'post'>} MessagePage */
 /** @typedef {Answer<'/api/chat/deleteMessages', 'delete'>} DeleteResult */
 /** @typedef {Answer<'/api/chat/conversations', 'get'>} ConversationPage */
+/** @typedef {Answer<'/api/chat/conversations/{conversation_id}', 'patch'>} ConversationChanged */
+/** @typedef {RequestBody<'/api/chat/conversations/{conversation_id}', 'patch'>} ConversationChanges */
+/** @typedef {Answer<'/api/chat/conversations/{conversation_id}', 'delete'>} ConversationDeleted */
 /** @typedef {Answer<'/api/ai/traits', 'get'>} Persona */
 /** @typedef {Schemas['StoppedReply']} StopResult */
 /** @typedef {RequestBody<'/api/chat/loadMessages', 'post'>} LoadMessagesRequest */
@@ -45,6 +48,7 @@
 /** @typedef {Schemas['StreamStart']} StreamStart */
 /** @typedef {Schemas['StreamDelta']} StreamDelta */
 /** @typedef {Schemas['StreamAudio']} StreamAudio */
+/** @typedef {Schemas['StreamTitle']} StreamTitle */
 /** @typedef {Schemas['StreamDone']} StreamDone */
 /** @typedef {Schemas['StreamError']} StreamError */
 
@@ -55,6 +59,7 @@
  * @typedef {{event: 'start', id: string, data: StreamStart}
  *   | {event: 'delta', id: string, data: StreamDelta}
  *   | {event: 'audio', id: string, data: StreamAudio}
+ *   | {event: 'title', id: string, data: StreamTitle}
  *   | {event: 'done', id: string, data: StreamDone}
  *   | {event: 'error', id: string, data: StreamError}} ChatStreamEvent
  */
