@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { createDatabase, seedMessages } from '../support/databases.js';
+import pg from 'pg';
+import { createDatabase } from '../support/databases.js';
 import { eachLimited, expectOk } from '../support/http.js';
 import { measureOf, type Figure, type Measure, type Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
@@ -34,7 +35,7 @@ interface Seeded {
 /**
  * A user with `conversations` conversations of `messages` messages each: the first message of
  * each through the API (the service makes the user and the conversation), the rest in SQL
- * (`seedMessages`: one `insert ... select generate_series`, parents linked, head set).
+ * (`seedChains`).
  */
 async function seedUser(service: RunningServer, databaseUrl: string, userId: string, conversations: number, messages: number): Promise<Seeded> {
   const conversationIds = Array.from({ length: conversations }, (_, c) => `${userId}-c${c}`);
@@ -49,8 +50,40 @@ async function seedUser(service: RunningServer, databaseUrl: string, userId: str
       created_at: new Date(start.getTime() + 1).toISOString(),
     }),
   );
-  if (messages > 1) await seedMessages(databaseUrl, { conversations: conversationIds.map((conversationId) => ({ conversationId, userId })), first: 2, last: messages, start });
+  if (messages > 1) await seedChains(databaseUrl, userId, conversationIds, messages, start);
   return { userId, conversationIds, messages: conversations * messages };
+}
+
+/**
+ * Messages 2..`messages` of each conversation in one `insert ... select generate_series`, each
+ * message's parent the one before it, as the service writes a single branch (the insert trigger
+ * then sets the head). Not `seedMessages`, which inserts them parentless and links them after:
+ * the trigger would see 10,000 first messages side by side, mark the conversation forked, and
+ * its sibling check takes seconds to minutes on a table that has seen many deletions.
+ */
+async function seedChains(databaseUrl: string, userId: string, conversationIds: string[], messages: number, start: Date): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, parent_id)
+       select c || '-seed-' || i, c, $2, case when i % 2 = 0 then 'assistant' else 'user' end,
+              'Seeded message ' || i || ': the quick brown fox jumps over the lazy dog.',
+              $3::timestamptz + i * interval '1 millisecond', '{}'::jsonb, c || '-seed-' || (i - 1)
+       from unnest($1::text[]) as c cross join generate_series(2, $4::int) as i
+       order by c, i`,
+      [conversationIds, userId, start, messages],
+    );
+    const { rows } = await client.query<{ wrong: string }>(
+      `select count(*) as wrong from conversations where conversation_id = any($1::text[])
+       and (forked or message_count <> $2::int or head_id is distinct from conversation_id || '-seed-' || $2::int)`,
+      [conversationIds, messages],
+    );
+    if (Number(rows[0]!.wrong) > 0) throw new Error(`${rows[0]!.wrong} seeded conversations are not one branch of ${messages} with its last message the head`);
+    await client.query('analyze messages');
+  } finally {
+    await client.end();
+  }
 }
 
 type Kind = 'conversation' | 'user';
@@ -103,6 +136,7 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
           const key = `${size}${kind === 'conversation' ? 'Conversation' : 'User'}` as keyof typeof times;
           const seeded = await shapes[key]();
           times[key].push((await remove(service, kind, seeded)).ms);
+          log(`${key}: ${times[key].at(-1)!.toFixed(0)} ms`);
         }
       }
     }
