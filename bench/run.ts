@@ -12,6 +12,7 @@
  *   speech      POST /api/tts first audio byte and total time against native espeak-ng (| lame);
  *               a fresh process's first request against its second
  *   tree        conversation trees: the newest branch page and a chat turn on a tree of 10,000, the tree migration on 1,000,000 messages
+ *   manage      DELETE a conversation of 10,000 and a user of 100 × 100, and another user's loadMessages p99 meanwhile
  *
  * The service is built first (`npm run build`), so the figures are of the code as it is.
  * Knobs (environment): BENCH_RUNS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
@@ -37,6 +38,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   replies: () => import('./sections/replies.js'),
   speech: () => import('./sections/speech.js'),
   tree: () => import('./sections/tree.js'),
+  manage: () => import('./sections/manage.js'),
 };
 
 const requested = process.argv.slice(2).filter((arg) => arg !== '--');
