@@ -11,12 +11,14 @@
  *   replies     durable replies: memory with slow readers, round trips per reply, delta latency across instances
  *   speech      POST /api/tts first audio byte and total time against native espeak-ng (| lame);
  *               a fresh process's first request against its second
+ *   tree        conversation trees: the newest branch page and a chat turn on a tree of 10,000, the tree migration on 1,000,000 messages
+ *   manage      DELETE a conversation of 10,000 and a user of 100 × 100, and another user's loadMessages p99 meanwhile
  *   limits      POST /v1/chat with usage limits on (never reached) against off, in memory and on
  *               PostgreSQL; round trips per chat request both ways
  *
  * The service is built first (`npm run build`), so the figures are of the code as it is.
  * Knobs (environment): BENCH_RUNS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
- * BENCH_CONVERSATIONS, BENCH_PAGE_SIZES, BENCH_PAGE_REQUESTS, BENCH_ROUNDTRIP_REQUESTS, and
+ * BENCH_CONVERSATIONS, BENCH_PAGE_SIZES, BENCH_PAGE_REQUESTS, BENCH_ROUNDTRIP_REQUESTS, BENCH_MIGRATION_MESSAGES, and
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local server) for PostgreSQL.
  * docs/benchmarks.md explains each figure.
  */
@@ -37,6 +39,8 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   coldstart: () => import('./sections/coldstart.js'),
   replies: () => import('./sections/replies.js'),
   speech: () => import('./sections/speech.js'),
+  tree: () => import('./sections/tree.js'),
+  manage: () => import('./sections/manage.js'),
   limits: () => import('./sections/limits.js'),
 };
 

@@ -28,6 +28,9 @@
 /** @typedef {Answer<'/api/chat/loadMessages', 'post'>} MessagePage */
 /** @typedef {Answer<'/api/chat/deleteMessages', 'delete'>} DeleteResult */
 /** @typedef {Answer<'/api/chat/conversations', 'get'>} ConversationPage */
+/** @typedef {Answer<'/api/chat/conversations/{conversation_id}', 'patch'>} ConversationChanged */
+/** @typedef {RequestBody<'/api/chat/conversations/{conversation_id}', 'patch'>} ConversationChanges */
+/** @typedef {Answer<'/api/chat/conversations/{conversation_id}', 'delete'>} ConversationDeleted */
 /** @typedef {Answer<'/api/ai/traits', 'get'>} Persona */
 /** @typedef {Schemas['StoppedReply']} StopResult */
 /** A user's usage per day (`GET v1/usage`). @typedef {Answer<'/v1/usage', 'get'>} Usage */
@@ -46,6 +49,7 @@
 /** @typedef {Schemas['StreamStart']} StreamStart */
 /** @typedef {Schemas['StreamDelta']} StreamDelta */
 /** @typedef {Schemas['StreamAudio']} StreamAudio */
+/** @typedef {Schemas['StreamTitle']} StreamTitle */
 /** @typedef {Schemas['StreamDone']} StreamDone */
 /** @typedef {Schemas['StreamError']} StreamError */
 
@@ -56,6 +60,7 @@
  * @typedef {{event: 'start', id: string, data: StreamStart}
  *   | {event: 'delta', id: string, data: StreamDelta}
  *   | {event: 'audio', id: string, data: StreamAudio}
+ *   | {event: 'title', id: string, data: StreamTitle}
  *   | {event: 'done', id: string, data: StreamDone}
  *   | {event: 'error', id: string, data: StreamError}} ChatStreamEvent
  */

@@ -8,6 +8,9 @@ import { readEventStream } from './sse.js';
 /** @typedef {import('./api-types.js').ChatRequest} ChatRequest */
 /** @typedef {import('./api-types.js').ChatStreamEvent} ChatStreamEvent */
 /** @typedef {import('./api-types.js').ConversationPage} ConversationPage */
+/** @typedef {import('./api-types.js').ConversationChanged} ConversationChanged */
+/** @typedef {import('./api-types.js').ConversationChanges} ConversationChanges */
+/** @typedef {import('./api-types.js').ConversationDeleted} ConversationDeleted */
 /** @typedef {import('./api-types.js').DeleteMessagesRequest} DeleteMessagesRequest */
 /** @typedef {import('./api-types.js').DeleteResult} DeleteResult */
 /** @typedef {import('./api-types.js').GraphStatus} GraphStatus */
@@ -109,18 +112,37 @@ export async function switchBranch(request) {
 }
 
 /**
- * A page of the user's conversations, most recently active first.
- * @param {{user_id: string, limit: number, cursor?: string | null}} query
+ * A page of the user's conversations, pinned first, then most recently active; with `archived`,
+ * the archived ones only (otherwise they are left out).
+ * @param {{user_id: string, limit: number, cursor?: string | null, archived?: boolean}} query
  */
-export async function listConversations({ user_id, limit, cursor }) {
+export async function listConversations({ user_id, limit, cursor, archived = false }) {
   const params = new URLSearchParams({ user_id, limit: String(limit) });
   if (cursor) params.set('cursor', cursor);
+  if (archived) params.set('archived', 'true');
   return /** @type {ConversationPage} */ (await requestJson('GET', `api/chat/conversations?${params}`));
 }
 
 /** Today's usage of a user (UTC), as every instance of the service counted it. @param {string} userId */
 export async function getUsage(userId) {
   return /** @type {Usage} */ (await requestJson('GET', `v1/usage?${new URLSearchParams({ user_id: userId })}`));
+}
+
+/** @param {string} id */
+const conversationPath = (id) => `api/chat/conversations/${encodeURIComponent(id)}`;
+
+/**
+ * Renames (a null title hands it back to the service), pins or archives a conversation.
+ * @param {string} conversationId @param {ConversationChanges} changes
+ */
+export async function updateConversation(conversationId, changes) {
+  return /** @type {ConversationChanged} */ (await requestJson('PATCH', conversationPath(conversationId), changes));
+}
+
+/** A conversation with all its messages. @param {string} conversationId @param {string} userId */
+export async function deleteConversation(conversationId, userId) {
+  const query = new URLSearchParams({ user_id: userId });
+  return /** @type {ConversationDeleted} */ (await requestJson('DELETE', `${conversationPath(conversationId)}?${query}`));
 }
 
 export async function getPersona() {
@@ -160,7 +182,7 @@ export async function fetchSpeech(messageId, userId) {
   return response.blob();
 }
 
-const CHAT_EVENTS = new Set(['start', 'delta', 'audio', 'done', 'error']);
+const CHAT_EVENTS = new Set(['start', 'delta', 'audio', 'title', 'done', 'error']);
 
 /**
  * Sends a message and yields the events of the streamed reply, each `data:` parsed. A refusal

@@ -15,7 +15,8 @@ import { loadGraphStatus, loadPersona } from './about.js';
 import { cancelEdit, regenerate, showVersion, startEdit, submitEdit } from './branches.js';
 import { sendMessage, stopReply } from './chat.js';
 import { storedToken, useToken } from './credentials.js';
-import { loadConversations } from './conversation-list.js';
+import { cancel as cancelEntryForm, conversationAction, submitTitle } from './conversation-actions.js';
+import { loadConversations, showArchived } from './conversation-list.js';
 import { find, ui } from './dom.js';
 import { deleteMessage, loadOlderMessages, playMessage } from './messages.js';
 import { markCurrentConversation } from './render-conversations.js';
@@ -75,12 +76,25 @@ ui.newConversation.addEventListener('click', () => {
   ui.text.focus();
 });
 
-// One listener per list answers the buttons of every entry, present and future.
+// One listener per list answers the buttons of every entry, present and future: open one, or
+// Rename, Pin, Archive, Delete (conversation-actions.js).
 ui.conversationList.addEventListener('click', (event) => {
-  const button = event.target instanceof Element ? event.target.closest('button.conversation') : null;
-  const conversationId = button instanceof HTMLElement ? button.dataset.conversationId : undefined;
+  const button = event.target instanceof Element ? event.target.closest('button') : null;
+  if (!(button instanceof HTMLButtonElement) || button.type === 'submit' || conversationAction(button)) return;
+  const conversationId = button.classList.contains('conversation') ? button.dataset.conversationId : undefined;
   if (conversationId) void openConversation(conversationId);
 });
+ui.conversationList.addEventListener('submit', (event) => {
+  event.preventDefault();
+  if (event.target instanceof HTMLFormElement) submitTitle(event.target);
+});
+ui.conversationList.addEventListener('keydown', (event) => {
+  const item = event.target instanceof Element ? event.target.closest('li.conversation-item') : null;
+  if (event.key !== 'Escape' || !(item instanceof HTMLElement) || !item.matches('.is-editing, .is-confirming')) return;
+  event.stopPropagation(); // closes the editor or the confirm, and stops no reply
+  cancelEntryForm(item);
+});
+ui.showArchived.addEventListener('click', () => void showArchived(!state.showArchived));
 ui.messageList.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('button') : null;
   const item = button?.closest('li.message');

@@ -5,7 +5,7 @@
 // service to end it.
 import { describeError, resumeReply, stopReply as requestStop, streamChat } from './api.js';
 import { announce, find, nearBottom, scrollToBottom, ui } from './dom.js';
-import { loadConversations } from './conversation-list.js';
+import { loadConversations, showTitle } from './conversation-list.js';
 import { codePoints, followReply } from './reply-follow.js';
 import { finishReply, markUnfinished, renderMessage, renderStreamingReply, setMessageIdentity, showConversationError, updateEmptyNote } from './render-messages.js';
 import { setTreeBusy } from './render-tree.js';
@@ -152,6 +152,8 @@ async function showReply(events, current, shown, onStart) {
       if (follow) scrollToBottom();
     } else if (event === 'audio' && shown.item) {
       if (speakingChosen() && !current.stopping) queueSpeech(data, shown.item);
+    } else if (event === 'title') {
+      showTitle(data); // the first turn names its conversation: the sidebar entry shows it at once
     } else if (event === 'reconnecting') {
       announce('Connection lost: reconnecting…');
     } else if (event === 'done') {

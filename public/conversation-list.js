@@ -1,19 +1,23 @@
-// The user's conversations in the sidebar: the first page, again after every change, and older
-// pages on request.
+// The user's conversations in the sidebar (or the archived ones): the first page, again after
+// every change, and older pages on request; a title the service gives one as its first reply
+// ends (the stream's `title` event) shown in place, without listing them again.
 import { describeError, listConversations } from './api.js';
 import { ui } from './dom.js';
-import { markCurrentConversation, renderConversation } from './render-conversations.js';
+import { markCurrentConversation, renderConversation, retitleEntry } from './render-conversations.js';
 import { CONVERSATION_PAGE_SIZE, state } from './state.js';
+
+/** @typedef {import('./api-types.js').StreamTitle} StreamTitle */
 
 /** @param {{append?: boolean}} [options] append: the next page below the ones shown */
 export async function loadConversations({ append = false } = {}) {
   const userId = state.userId;
+  const archived = state.showArchived;
   if (!userId) return;
   const cursor = append ? state.conversationCursor : null;
   if (!append && ui.conversationList.childElementCount === 0) ui.conversationsStatus.textContent = 'Loading conversations…';
   try {
-    const page = await listConversations({ user_id: userId, limit: CONVERSATION_PAGE_SIZE, cursor });
-    if (userId !== state.userId) return; // another user was chosen meanwhile
+    const page = await listConversations({ user_id: userId, limit: CONVERSATION_PAGE_SIZE, cursor, archived });
+    if (userId !== state.userId || archived !== state.showArchived) return; // another user or list was chosen meanwhile
     if (!append) {
       state.conversations.clear();
       ui.conversationList.replaceChildren();
@@ -24,10 +28,32 @@ export async function loadConversations({ append = false } = {}) {
     }
     state.conversationCursor = page.next_cursor;
     ui.moreConversations.hidden = page.next_cursor === null;
-    ui.conversationsStatus.textContent = state.conversations.size === 0 ? 'No conversations yet: write a message to start one.' : '';
+    ui.conversationsStatus.textContent =
+      state.conversations.size > 0 ? '' : archived ? 'No archived conversations.' : 'No conversations yet: write a message to start one.';
     markCurrentConversation();
   } catch (error) {
     if (userId !== state.userId) return;
     ui.conversationsStatus.textContent = `Could not load conversations: ${describeError(error)}`;
   }
+}
+
+/** Lists the archived conversations instead of the others, or back. @param {boolean} archived */
+export function showArchived(archived) {
+  state.showArchived = archived;
+  state.conversationCursor = null;
+  state.conversations.clear();
+  ui.conversationList.replaceChildren();
+  ui.showArchived.setAttribute('aria-pressed', String(archived));
+  ui.showArchived.textContent = archived ? 'Show conversations' : 'Show archived';
+  ui.conversationsHeading.textContent = archived ? 'Archived conversations' : 'Conversations';
+  return loadConversations();
+}
+
+/** A conversation's new title, from its stream: its entry and heading show it. @param {StreamTitle} data */
+export function showTitle({ conversation_id, title, title_source }) {
+  const known = state.conversations.get(conversation_id);
+  if (!known) return;
+  const named = { ...known, title, title_source };
+  state.conversations.set(conversation_id, named);
+  retitleEntry(named);
 }

@@ -24,6 +24,8 @@ export const ui = {
   tokenForm: byId('token-form', HTMLFormElement),
   tokenValue: byId('token-value', HTMLInputElement),
   newConversation: byId('new-conversation', HTMLButtonElement),
+  conversationsHeading: byId('conversations-heading', HTMLElement),
+  showArchived: byId('show-archived', HTMLButtonElement),
   conversationsStatus: byId('conversations-status', HTMLElement),
   conversationList: byId('conversation-list', HTMLElement),
   moreConversations: byId('more-conversations', HTMLButtonElement),

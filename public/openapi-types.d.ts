@@ -36,6 +36,8 @@ export interface paths {
                         parent_id?: string | null;
                         /** @description instead of `text`: answer again this user message, or the one this reply answers (a sibling of the earlier replies) */
                         regenerate?: string | null;
+                        /** @description a conversation this request starts is temporary: never listed, searched or exported, deleted TEMPORARY_TTL_HOURS after its last activity */
+                        temporary?: boolean;
                     };
                 };
             };
@@ -331,6 +333,8 @@ export interface paths {
                         parent_id?: string | null;
                         /** @description instead of `text`: answer again this user message, or the one this reply answers (a sibling of the earlier replies) */
                         regenerate?: string | null;
+                        /** @description a conversation this request starts is temporary: never listed, searched or exported, deleted TEMPORARY_TTL_HOURS after its last activity */
+                        temporary?: boolean;
                         /** @description Speak the reply while it streams: one `event: audio` per finished sentence (format `mp3` unless told) */
                         speech?: {
                             voice?: string | null;
@@ -946,6 +950,8 @@ export interface paths {
                         };
                         /** @description the message it follows (a branch starts there); absent: the one before it in the request, the first one the head */
                         parent_id?: string | null;
+                        /** @description a conversation this message starts is temporary */
+                        temporary?: boolean;
                     };
                 };
             };
@@ -1697,7 +1703,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's conversations, most recently active first */
+        /**
+         * A user's conversations, pinned first, then most recently active
+         * @description `archived=true` lists only archived conversations; otherwise they are left out. Temporary conversations are never listed.
+         */
         get: {
             parameters: {
                 query: {
@@ -1705,6 +1714,8 @@ export interface paths {
                     user_id: string;
                     limit?: number;
                     cursor?: string;
+                    /** @description "true": only archived conversations; otherwise they are left out */
+                    archived?: "true" | "false";
                 };
                 header?: never;
                 path?: never;
@@ -1782,6 +1793,435 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/conversations/{conversation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A conversation */
+        get: {
+            parameters: {
+                query: {
+                    /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                    user_id: string;
+                };
+                header?: never;
+                path: {
+                    /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                    conversation_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The conversation */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            status: "ok";
+                            conversation: components["schemas"]["Conversation"];
+                        };
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request (headers and body) did not arrive in full within the time limit (REQUEST_TIMEOUT_MS) */
+                408: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a conversation
+         * @description With its messages, sessions and cached speech; a reply in progress is stopped first. Afterwards no path returns anything of it. Unknown: 200 with zeros; another user's: 404.
+         */
+        delete: {
+            parameters: {
+                query: {
+                    /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                    user_id: string;
+                };
+                header?: never;
+                path: {
+                    /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                    conversation_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description What was deleted */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            status: "ok";
+                            deleted: {
+                                conversations: number;
+                                messages: number;
+                                sessions: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request (headers and body) did not arrive in full within the time limit (REQUEST_TIMEOUT_MS) */
+                408: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Rename, pin or archive a conversation
+         * @description `title` (1..200 characters after trimming) is never replaced by a generated one; `null` hands the title back to the service. Unknown, or another user's: 404.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                    conversation_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                        user_id: string;
+                        /** @description 1..200 characters after trimming; null hands the title back to the service */
+                        title?: string | null;
+                        pinned?: boolean;
+                        archived?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description The conversation as changed */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            status: "ok";
+                            conversation: components["schemas"]["Conversation"];
+                        };
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request (headers and body) did not arrive in full within the time limit (REQUEST_TIMEOUT_MS) */
+                408: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the configured limit */
+                413: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A body that is not JSON */
+                415: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase a user
+         * @description Every conversation, message, session and cached speech of the user, and the user; replies in progress are stopped first. Unknown: 200 with zeros. With identity on, only oneself (else 403).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                    user_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description What was deleted */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            status: "ok";
+                            deleted: {
+                                users: number;
+                                conversations: number;
+                                messages: number;
+                                sessions: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request (headers and body) did not arrive in full within the time limit (REQUEST_TIMEOUT_MS) */
+                408: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -3426,7 +3866,10 @@ export interface components {
         };
         Conversation: {
             conversation_id: string;
+            user_id: string;
             title: string | null;
+            /** @description `user` (set by its user; never replaced), `generated` (by the language model), `first_message`, or null while it has none */
+            title_source: ("user" | "generated" | "first_message") | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -3434,7 +3877,16 @@ export interface components {
              */
             created_at: string;
             last_message_at: string | null;
+            /** @description every branch counted */
             message_count: number;
+            /** @description the last message of the active branch */
+            head_id: string | null;
+            pinned: boolean;
+            archived: boolean;
+            /** @description never listed, searched or exported; deleted TEMPORARY_TTL_HOURS after its last activity */
+            temporary: boolean;
+            /** @description when it will be deleted (a temporary conversation, or RETENTION_DAYS); null otherwise */
+            expires_at: string | null;
         };
         OpenAiError: {
             error: {
@@ -3516,6 +3968,13 @@ export interface components {
             /** @description the reply's id */
             message_id: string;
             finish_reason: string;
+        };
+        /** @description The data of `event: title`: the conversation's new name, sent before `done` in its first turn's stream */
+        StreamTitle: {
+            conversation_id: string;
+            title: string;
+            /** @enum {string} */
+            title_source: "user" | "generated" | "first_message";
         };
         /** @description The data of `event: error`, sent instead of `done` */
         StreamError: {

@@ -82,7 +82,7 @@ export async function* followReply(first, { userId, signal, messageId, held = 0,
           held += codePoints(text);
           failures = 0;
           yield { ...event, data: { text } };
-        } else if (event.event === 'audio') {
+        } else if (event.event === 'audio' || event.event === 'title') {
           yield event;
         } else {
           yield event; // done or error: the end

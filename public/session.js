@@ -31,8 +31,13 @@ export async function useName(userId) {
   storeUser(userId);
   ui.text.disabled = false;
   ui.newConversation.disabled = false;
+  ui.showArchived.disabled = false;
   setStreaming(false);
   if (changed) {
+    state.showArchived = false;
+    ui.showArchived.setAttribute('aria-pressed', 'false');
+    ui.showArchived.textContent = 'Show archived';
+    ui.conversationsHeading.textContent = 'Conversations';
     state.conversationCursor = null;
     state.conversations.clear();
     ui.conversationList.replaceChildren();

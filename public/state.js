@@ -26,6 +26,8 @@ export const state = {
   /** @type {string | null} */ olderCursor: null,
   loadingOlder: false,
   /** @type {string | null} */ conversationCursor: null,
+  /** The sidebar lists the archived conversations (only) instead of the others. */
+  showArchived: false,
   /** @type {Map<string, ConversationSummary>} */
   conversations: new Map(),
   /** @type {ReplyInFlight | null} */ streaming: null,

@@ -24,9 +24,10 @@ export async function postgresReachable(adminUrl: string): Promise<boolean> {
   return admin(adminUrl, 'select 1').then(() => true, () => false);
 }
 
-export async function createDatabase(adminUrl: string, purpose: string): Promise<BenchDatabase> {
+/** `template`: the name of a database to copy (nobody may be connected to it meanwhile). */
+export async function createDatabase(adminUrl: string, purpose: string, template?: string): Promise<BenchDatabase> {
   const name = `bench_${purpose}_${uuidv7().replaceAll('-', '').slice(-12)}`;
-  await admin(adminUrl, `create database "${name}"`);
+  await admin(adminUrl, `create database "${name}"${template ? ` template "${template}"` : ''}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database: BenchDatabase = {
@@ -91,6 +92,20 @@ export async function seedMessages(databaseUrl: string, plan: SeedPlan): Promise
         plan.skip?.[0] ?? 0,
         plan.skip?.[1] ?? -1,
       ],
+    );
+    // One branch per conversation, as the service itself would have written it: each message
+    // follows the one before it, and the last is the head.
+    await client.query(
+      `with ordered as (
+         select message_id, lag(message_id) over (partition by conversation_id order by created_at, seq) as parent
+         from messages where conversation_id = any($1::text[])),
+       linked as (
+         update messages m set parent_id = o.parent from ordered o
+         where m.message_id = o.message_id and m.parent_id is distinct from o.parent returning 1)
+       update conversations c set head_id = (
+         select message_id from messages m where m.conversation_id = c.conversation_id order by created_at desc, seq desc limit 1)
+       where c.conversation_id = any($1::text[])`,
+      [plan.conversations.map((c) => c.conversationId)],
     );
     await client.query('analyze messages');
   } finally {

@@ -27,6 +27,8 @@ export interface BenchSettings {
   pageSizes: number[];
   /** Sequential requests per operation in the round-trips section. */
   roundTripRequests: number;
+  /** Existing messages the tree section's migration is timed on (in conversations of 100). */
+  migrationMessages: number;
   /** An admin connection to PostgreSQL: each server under test gets a fresh database made through it. */
   adminUrl: string;
 }
@@ -41,6 +43,7 @@ export function loadSettings(): BenchSettings {
     pageRequests: Math.round(positive('BENCH_PAGE_REQUESTS', 300)),
     pageSizes: (process.env.BENCH_PAGE_SIZES ?? '1000,100000,1000000').split(',').map((size) => Math.round(Number(size))),
     roundTripRequests: Math.round(positive('BENCH_ROUNDTRIP_REQUESTS', 50)),
+    migrationMessages: Math.round(positive('BENCH_MIGRATION_MESSAGES', 1_000_000)),
     adminUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   };
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { TITLE_MODES } from '../application/conversations/conversation-titles.js';
+import type { ConversationSettings } from '../application/conversations/sweep-conversations.js';
 import { integer as integerField, optionalText } from './environment-fields.js';
 import { LLM_ENVIRONMENT, llmConfigFrom, type LlmConfig } from './llm-config.js';
 import { DEPENDENCY_ENVIRONMENT, graphConfigFrom, readinessConfigFrom, type GraphConfig, type ReadinessConfig } from './dependency-config.js';
@@ -48,6 +50,11 @@ const environmentSchema = z.object({
   DATABASE_TIMEOUT_MS: integer(100, 120_000, 3000),
   DATABASE_CREATE: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).default('false'),
   MEMORY_STORE_MAX_MESSAGES: integer(1, 100_000_000, 100_000),
+  TITLE_MODE: z.enum(TITLE_MODES, { error: 'must be "model", "first_message" or "off"' }).optional(),
+  TITLE_TIMEOUT_MS: integer(100, 120_000, 5000),
+  TEMPORARY_TTL_HOURS: integer(1, 24 * 365 * 100, 24),
+  RETENTION_DAYS: integerField(1, 365 * 1000).optional(),
+  SWEEP_INTERVAL_MS: integer(1000, 86_400_000, 60_000),
 });
 
 export interface Config {
@@ -60,6 +67,8 @@ export interface Config {
   corsOrigins: string[];
   bodyLimitBytes: number;
   chat: { maxTextLength: number; historyMessages: number; historyChars: number };
+  /** Titles, temporary conversations and retention. */
+  conversations: ConversationSettings;
   personaFile: string | undefined;
   offlineStreamDelayMs: number;
   readinessTimeoutMs: number;
@@ -120,6 +129,13 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     corsOrigins: env.CORS_ORIGINS,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     chat: { maxTextLength: env.MAX_TEXT_LENGTH, historyMessages: env.HISTORY_MESSAGES, historyChars: env.HISTORY_CHARS },
+    conversations: {
+      // With a language model, titles are its own by default; the offline assistant is no title writer.
+      titles: { mode: env.TITLE_MODE ?? (llm.provider === 'openai' ? 'model' : 'first_message'), timeoutMs: env.TITLE_TIMEOUT_MS },
+      temporaryTtlMs: env.TEMPORARY_TTL_HOURS * 3_600_000,
+      retentionMs: env.RETENTION_DAYS === undefined ? null : env.RETENTION_DAYS * 86_400_000,
+      sweepIntervalMs: env.SWEEP_INTERVAL_MS,
+    },
     personaFile: env.PERSONA_FILE,
     offlineStreamDelayMs: env.OFFLINE_STREAM_DELAY_MS,
     readinessTimeoutMs: env.READINESS_TIMEOUT_MS,

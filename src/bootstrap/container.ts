@@ -10,7 +10,10 @@ import { FindReplyInProgress } from '../application/replies/find-reply-in-progre
 import { GetGraphStatus } from '../application/use-cases/get-graph-status.js';
 import { GetHealth } from '../application/use-cases/get-health.js';
 import { GetPersona } from '../application/use-cases/get-persona.js';
-import { ListConversations } from '../application/use-cases/list-conversations.js';
+import { ConversationTitles } from '../application/conversations/conversation-titles.js';
+import { ListConversations } from '../application/conversations/list-conversations.js';
+import { DeleteConversation, EraseUser, GetConversation, UpdateConversation } from '../application/conversations/manage-conversation.js';
+import { SweepConversations, type Swept } from '../application/conversations/sweep-conversations.js';
 import { ListSpeechVoices } from '../application/use-cases/list-speech-voices.js';
 import { LoadMessages } from '../application/use-cases/load-messages.js';
 import { ResumeChatReply } from '../application/replies/resume-chat-reply.js';
@@ -102,6 +105,14 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   constant(TOKENS.SpeechSynthesizer, new LimitedSpeechSynthesizer(new InstrumentedSpeechSynthesizer(speechSynthesizer, metrics), config.tts));
   constant(TOKENS.SpeechCache, new InstrumentedSpeechCache(speechCache, metrics));
   constant(TOKENS.ChatLimits, config.chat);
+  constant(TOKENS.ConversationSettings, config.conversations);
+  // Counts only: which conversations were swept is nobody's business in the log.
+  constant(TOKENS.OnSwept, (swept: Swept) => {
+    metrics.conversationsSwept.inc({ reason: 'temporary' }, swept.temporary);
+    metrics.conversationsSwept.inc({ reason: 'retention' }, swept.retained);
+    logger.info({ sweptTemporary: swept.temporary, sweptRetained: swept.retained, sweptMessages: swept.messages }, 'swept expired conversations');
+  });
+  constant(TOKENS.TitleSettings, config.conversations.titles);
   constant(TOKENS.ReadinessTimeoutMs, config.readinessTimeoutMs);
   constant(TOKENS.StartedAt, new Date());
   constant(TOKENS.Version, VERSION);
@@ -116,7 +127,9 @@ function bindApplication(c: Container): void {
 
   bind(ReplyJobs, [TOKENS.UnitOfWork, TOKENS.ReplyNotifications, TOKENS.Clock, TOKENS.ReplySettings, TOKENS.UsageMeter]).inSingletonScope();
   bind(ReplyFeed, [ReplyJobs, TOKENS.UnitOfWork, TOKENS.ReplyNotifications]).inSingletonScope();
-  bind(StartTurn, [TOKENS.UnitOfWork, TOKENS.PersonaSource, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.ChatLimits, ReplyJobs]).inSingletonScope();
+  bind(ConversationTitles, [TOKENS.UnitOfWork, TOKENS.ChatModel, TOKENS.PersonaSource, TOKENS.TitleSettings, TOKENS.UsageMeter]).inSingletonScope();
+  bind(StartTurn, [TOKENS.UnitOfWork, TOKENS.PersonaSource, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.ChatLimits, ReplyJobs, ConversationTitles]).inSingletonScope();
+  bind(SweepConversations, [TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.ConversationSettings, TOKENS.OnSwept]).inSingletonScope();
   bind(SpeechVoices, [TOKENS.SpeechSynthesizer, TOKENS.PersonaSource]).inSingletonScope();
   bind(SpeechAudio, [TOKENS.SpeechSynthesizer, TOKENS.SpeechCache]).inSingletonScope();
 
@@ -129,7 +142,11 @@ function bindApplication(c: Container): void {
   bind(LoadMessages, [TOKENS.UnitOfWork, ReplyJobs]);
   bind(DeleteMessages, [TOKENS.UnitOfWork]);
   bind(SaveSession, [TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.IdGenerator]);
-  bind(ListConversations, [TOKENS.UnitOfWork]);
+  bind(ListConversations, [TOKENS.UnitOfWork, TOKENS.ConversationSettings]);
+  bind(GetConversation, [TOKENS.UnitOfWork, TOKENS.ConversationSettings]);
+  bind(UpdateConversation, [TOKENS.UnitOfWork, TOKENS.ConversationSettings]);
+  bind(DeleteConversation, [TOKENS.UnitOfWork, StopChatReply, TOKENS.SpeechCache]);
+  bind(EraseUser, [TOKENS.UnitOfWork, StopChatReply, TOKENS.SpeechCache, TOKENS.UsageMeter]);
   bind(SwitchBranch, [TOKENS.UnitOfWork]);
   bind(GetHealth, [TOKENS.Clock, TOKENS.StartedAt, TOKENS.Version]);
   bind(CheckReadiness, [TOKENS.DependencyChecks, TOKENS.ReadinessTimeoutMs]);

@@ -7,6 +7,7 @@ import { strictTransportSecurity } from '../adapters/http/middleware/security-he
 import { loadCertificates } from './certificates.js';
 import type { Config } from './config.js';
 import { ReplyJobs } from '../application/replies/reply-jobs.js';
+import { SweepConversations, type Swept } from '../application/conversations/sweep-conversations.js';
 import { buildContainer } from './container.js';
 import { listen } from './listen.js';
 import { answerUnparsableRequest } from './refused-requests.js';
@@ -22,6 +23,8 @@ export interface RunningService {
   reloadCertificates(reason?: string): Promise<boolean>;
   /** Stops accepting, lets in-flight requests finish (up to the deadline), closes resources. */
   stop(): Promise<void>;
+  /** Sweeps expired conversations now (as the timer does every SWEEP_INTERVAL_MS); what it deleted. */
+  sweep(): Promise<Swept>;
 }
 
 export async function startService(config: Config, overrides: AdapterOverrides = {}): Promise<RunningService> {
@@ -63,6 +66,7 @@ export async function startService(config: Config, overrides: AdapterOverrides =
     await container.get(TOKENS.Lifetime).close();
     throw error;
   });
+  container.get(SweepConversations).start();
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `${transport.scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -74,8 +78,9 @@ export async function startService(config: Config, overrides: AdapterOverrides =
       // Requests in flight (streams included) may finish until the deadline; then replies still
       // running (with or without a listener) are stored as interrupted, their streams end with
       // an error event, and whatever connection is left is closed.
+      await container.get(SweepConversations).stop();
       await transport.close(config.shutdownTimeoutMs, () => container.get(ReplyJobs).shutdown(deadline));
       await container.get(TOKENS.Lifetime).close();
     })());
-  return { url, server, reloadCertificates: (reason = 'SIGHUP') => transport.reloadCertificates(reason), stop };
+  return { url, server, reloadCertificates: (reason = 'SIGHUP') => transport.reloadCertificates(reason), stop, sweep: () => container.get(SweepConversations).execute() };
 }

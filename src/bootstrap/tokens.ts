@@ -12,6 +12,8 @@ import type { SpeechSynthesizer } from '../application/ports/speech-synthesizer.
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { ReplySettings } from '../application/replies/reply-job.js';
 import type { ChatLimits } from '../application/chat-limits.js';
+import type { TitleSettings } from '../application/conversations/conversation-titles.js';
+import type { ConversationSettings, Swept } from '../application/conversations/sweep-conversations.js';
 import type { Metrics } from '../adapters/metrics/metrics.js';
 import type { CredentialVerifier } from '../adapters/identity/credentials.js';
 import type { UsageLedger } from '../application/ports/usage-ledger.js';
@@ -27,6 +29,9 @@ export const TOKENS = {
   Metrics: token<Metrics>('Metrics'),
   Lifetime: token<Lifetime>('Lifetime'),
   ChatLimits: token<ChatLimits>('ChatLimits'),
+  ConversationSettings: token<ConversationSettings>('ConversationSettings'),
+  TitleSettings: token<TitleSettings>('TitleSettings'),
+  OnSwept: token<(swept: Swept) => void>('OnSwept'),
   ReplySettings: token<ReplySettings>('ReplySettings'),
   ReadinessTimeoutMs: token<number>('ReadinessTimeoutMs'),
   StartedAt: token<Date>('StartedAt'),

@@ -1,14 +1,67 @@
-import { ConversationNotFoundError } from './errors.js';
+import { ConversationNotFoundError, FieldInvalidError } from './errors.js';
 import { assertClientId } from './ids.js';
-import { truncateCodePoints } from './text.js';
+import { codePointLength, hasUnstorableCharacters, truncateCodePoints, UNSTORABLE_RULE } from './text.js';
 
 /** Without a session title, a conversation is titled by the start of its first message. */
 export const TITLE_FROM_MESSAGE_LENGTH = 80;
+/** A title made from the first user message: at most this many code points, cut at a word. */
+export const FALLBACK_TITLE_LENGTH = 60;
+/** A title a user sets: 1..200 code points after trimming. */
+export const MAX_TITLE_LENGTH = 200;
+
+/** Who named a conversation: its user, a language model, or the start of its first message. */
+export const TITLE_SOURCES = ['user', 'generated', 'first_message'] as const;
+export type TitleSource = (typeof TITLE_SOURCES)[number];
 
 /** A conversation's title: its latest titled session's, else the start of its first message, else none. */
 export function conversationTitle(sessionTitle: string | null, firstMessageText: string | null): string | null {
   if (sessionTitle !== null) return sessionTitle;
   return firstMessageText === null ? null : truncateCodePoints(firstMessageText, TITLE_FROM_MESSAGE_LENGTH);
+}
+
+/**
+ * The title a conversation shows: its user's or a model's; else its latest titled session's (a
+ * title its user gave); else the one made from its first message; else the start of its first message.
+ */
+export function shownTitle(stored: string | null, source: TitleSource | null, sessionTitle: string | null, firstText: string | null): { title: string | null; titleSource: TitleSource | null } {
+  if (stored !== null && (source === 'user' || source === 'generated')) return { title: stored, titleSource: source };
+  if (sessionTitle !== null) return { title: sessionTitle, titleSource: 'user' };
+  if (stored !== null) return { title: stored, titleSource: source };
+  const fallback = conversationTitle(null, firstText);
+  return { title: fallback, titleSource: fallback === null ? null : 'first_message' };
+}
+
+/** The title made from a first user message: its start, at most 60 code points, cut at a word (one line). */
+export function titleFromFirstMessage(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (codePointLength(line) <= FALLBACK_TITLE_LENGTH) return line;
+  const cut = truncateCodePoints(line, FALLBACK_TITLE_LENGTH + 1);
+  const atWord = cut.slice(0, cut.lastIndexOf(' '));
+  return (atWord.trim() === '' ? truncateCodePoints(line, FALLBACK_TITLE_LENGTH) : atWord).trim();
+}
+
+/** A title as a user sets it: trimmed, 1..200 code points, storable; else FieldInvalidError('title'). */
+export function userTitle(title: string): string {
+  const trimmed = title.trim();
+  if (trimmed === '' || codePointLength(trimmed) > MAX_TITLE_LENGTH) throw new FieldInvalidError('title', `must be 1 to ${MAX_TITLE_LENGTH} characters after trimming, or null`);
+  if (hasUnstorableCharacters(trimmed)) throw new FieldInvalidError('title', UNSTORABLE_RULE);
+  return trimmed;
+}
+
+/** A title a language model proposed, made safe to show: one line, no quotes around it, at most 8 words. */
+export function generatedTitle(proposal: string): string | null {
+  const line = proposal.replace(/\s+/g, ' ').trim().replace(/^["'“”‘’«»]+|["'“”‘’«».]+$/g, '').trim();
+  if (line === '' || hasUnstorableCharacters(line)) return null;
+  const words = line.split(' ').slice(0, 8).join(' ');
+  return truncateCodePoints(words, MAX_TITLE_LENGTH);
+}
+
+export interface ConversationProps {
+  conversationId: string;
+  userId: string;
+  createdAt: Date;
+  /** A temporary conversation is never listed, searched or exported, and is deleted some time after its last activity. */
+  temporary?: boolean;
 }
 
 /** A conversation belongs to the user who first wrote to it. */
@@ -17,18 +70,15 @@ export class Conversation {
     readonly conversationId: string,
     readonly userId: string,
     readonly createdAt: Date,
+    readonly temporary: boolean,
   ) {}
 
-  static create(props: { conversationId: string; userId: string; createdAt: Date }): Conversation {
-    return new Conversation(
-      assertClientId(props.conversationId, 'conversation_id'),
-      assertClientId(props.userId, 'user_id'),
-      props.createdAt,
-    );
+  static create(props: ConversationProps): Conversation {
+    return new Conversation(assertClientId(props.conversationId, 'conversation_id'), assertClientId(props.userId, 'user_id'), props.createdAt, props.temporary === true);
   }
 
-  static restore(props: { conversationId: string; userId: string; createdAt: Date }): Conversation {
-    return new Conversation(props.conversationId, props.userId, props.createdAt);
+  static restore(props: ConversationProps): Conversation {
+    return new Conversation(props.conversationId, props.userId, props.createdAt, props.temporary === true);
   }
 
   isOwnedBy(userId: string): boolean {
@@ -40,4 +90,12 @@ export class Conversation {
     if (!this.isOwnedBy(userId)) throw new ConversationNotFoundError(this.conversationId);
     return this;
   }
+}
+
+/** What a user may change of a conversation. */
+export interface ConversationChanges {
+  /** A title of their own; null hands the title back to the service. */
+  title?: string | null;
+  pinned?: boolean;
+  archived?: boolean;
 }

@@ -16,6 +16,7 @@ class FlakyUnitOfWork extends InMemoryUnitOfWork {
       const flaky: Repositories['replies'] = {
         begin: (start) => replies.begin(start),
         regenerate: (start) => replies.regenerate(start),
+        inProgressOf: (userId) => replies.inProgressOf(userId),
         reopen: (reply) => replies.reopen(reply),
         advance: (id, text, at) => replies.advance(id, text, at),
         findInProgress: (id) => replies.findInProgress(id),

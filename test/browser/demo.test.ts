@@ -528,6 +528,155 @@ describe('demo page in Chromium: edit, regenerate, versions', function () {
   });
 });
 
+describe('demo page in Chromium: managing conversations', function () {
+  this.timeout(30_000);
+
+  let service: TestService;
+  let browser: BrowserPage | undefined;
+  let page: Page;
+  let waitUntil: BrowserPage['waitUntil'];
+  const userId = `manage-${Date.now().toString(36)}`;
+  let first = '';
+  let second = '';
+  const entry = (id: string) => `#conversation-list li.conversation-item[data-conversation-id="${id}"]`;
+  const titleShown = (id: string) => `document.querySelector('${entry(id)} .conversation__title')?.textContent`;
+  /** The sidebar's entries, top to bottom. */
+  const listed = () =>
+    page.evaluate(`[...document.querySelectorAll('#conversation-list li.conversation-item')].map((item) => item.dataset.conversationId)`) as Promise<string[]>;
+  const stored = (id: string) => service.call('GET', `/api/chat/conversations/${encodeURIComponent(id)}?user_id=${encodeURIComponent(userId)}`);
+  const conversationId = () => new URLSearchParams(new URL(page.url()).hash.slice(1)).get('conversation') ?? '';
+  const send = async (text: string) => {
+    await page.locator('#composer-text').fill(text);
+    await page.locator('#composer-text').press('Enter');
+    await waitUntil(
+      `document.querySelector('#message-list .message--assistant[data-message-id]:not([data-streaming])')
+        && !document.querySelector('#send').disabled && document.querySelector('#stop').hidden`,
+    );
+  };
+
+  before(async function () {
+    service = await startTestService({ OFFLINE_STREAM_DELAY_MS: '20' });
+    browser = await openChromium(this);
+    ({ page, waitUntil } = browser);
+    await page.goto(`${service.url}/`);
+    await page.locator('#user-name').fill(userId);
+    await page.locator('#user-name').press('Enter');
+    await waitUntil(`!document.querySelector('#composer-text').disabled`);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  it("shows a first turn's title from its title event, before the list is asked for again", async () => {
+    // The listing that shows the new conversation comes without titles; every later one waits.
+    let listings = 0;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const isListing = (url: URL) => url.pathname.endsWith('/api/chat/conversations');
+    await page.route(isListing, async (route) => {
+      listings += 1;
+      if (listings > 1) {
+        await released;
+        return route.continue().catch(() => {});
+      }
+      const response = await route.fetch();
+      const body = await response.json();
+      for (const conversation of body.conversations) Object.assign(conversation, { title: null, title_source: null });
+      return route.fulfill({ response, json: body });
+    });
+    await send('Plan a weekend in Lisbon for me');
+    first = conversationId();
+    const { conversation } = (await stored(first)).json;
+    expect(conversation.title_source).to.equal('first_message');
+    expect(conversation.title).to.be.a('string').and.match(/Lisbon/);
+    await waitUntil(`${titleShown(first)} === ${JSON.stringify(conversation.title)}`);
+    expect(listings, 'the list was not shown again meanwhile').to.equal(2);
+    expect(await page.locator('#chat-title').textContent()).to.equal(conversation.title);
+    release();
+    await page.unroute(isListing);
+  });
+
+  it('renames a conversation in place: the new title shows, and stays after a reload', async () => {
+    await page.locator('#new-conversation').click();
+    await send('Tell me about books');
+    second = conversationId();
+    await waitUntil(`document.querySelectorAll('#conversation-list li.conversation-item').length === 2`);
+    expect(await listed()).to.deep.equal([second, first]);
+
+    // Escape closes the editor unchanged.
+    const before = await page.evaluate(titleShown(first));
+    await page.locator(`${entry(first)} .conversation__rename`).click();
+    await page.locator(`${entry(first)} .conversation__editor input`).fill('Not this');
+    await page.locator(`${entry(first)} .conversation__editor input`).press('Escape');
+    expect(await page.locator(`${entry(first)} .conversation__editor`).count()).to.equal(0);
+    expect(await page.evaluate(titleShown(first))).to.equal(before);
+
+    await page.locator(`${entry(first)} .conversation__rename`).click();
+    expect(await page.evaluate(`document.activeElement.matches('${entry(first)} .conversation__editor input')`)).to.equal(true);
+    await page.locator(`${entry(first)} .conversation__editor input`).fill('Lisbon weekend');
+    await page.locator(`${entry(first)} .conversation__editor input`).press('Enter');
+    await waitUntil(`${titleShown(first)} === 'Lisbon weekend' && !document.querySelector('${entry(first)} .conversation__editor')`);
+    const { conversation } = (await stored(first)).json;
+    expect([conversation.title, conversation.title_source]).to.deep.equal(['Lisbon weekend', 'user']);
+    await waitUntil(`document.activeElement?.matches('${entry(first)} .conversation__rename')`);
+
+    await page.reload();
+    await waitUntil(`${titleShown(first)} === 'Lisbon weekend'`);
+  });
+
+  it('pins a conversation: it moves to the top, and Unpin says so', async () => {
+    expect(await listed()).to.deep.equal([second, first]);
+    await page.locator(`${entry(first)} .conversation__pin`).click();
+    await waitUntil(`document.querySelector('#conversation-list li.conversation-item')?.dataset.conversationId === '${first}'`);
+    expect(await listed()).to.deep.equal([first, second]);
+    const pin = page.locator(`${entry(first)} .conversation__pin`);
+    expect([await pin.textContent(), await pin.getAttribute('aria-pressed')]).to.deep.equal(['Unpin', 'true']);
+    expect((await stored(first)).json.conversation.pinned).to.equal(true);
+  });
+
+  it('archives a conversation: it leaves the list and shows under archived', async () => {
+    await page.locator(`${entry(second)} .conversation__archive`).click();
+    await waitUntil(`!document.querySelector('${entry(second)}')`);
+    expect(await listed()).to.deep.equal([first]);
+    expect((await stored(second)).json.conversation.archived).to.equal(true);
+
+    await page.locator('#show-archived').click();
+    await waitUntil(`document.querySelector('${entry(second)}') && !document.querySelector('${entry(first)}')`);
+    expect(await page.locator('#conversations-heading').textContent()).to.equal('Archived conversations');
+    expect(await page.locator('#show-archived').getAttribute('aria-pressed')).to.equal('true');
+    expect(await page.locator(`${entry(second)} .conversation__archive`).textContent()).to.equal('Unarchive');
+
+    await page.locator('#show-archived').click();
+    await waitUntil(`document.querySelector('${entry(first)}') && !document.querySelector('${entry(second)}')`);
+    expect(await page.locator('#conversations-heading').textContent()).to.equal('Conversations');
+  });
+
+  it('deletes a conversation after a confirm: it is gone', async () => {
+    await page.locator(`${entry(first)} button.conversation`).click();
+    await waitUntil(`location.hash.includes(${JSON.stringify(encodeURIComponent(first))})`);
+    await page.locator(`${entry(first)} .conversation__delete`).click();
+    await page.locator(`${entry(first)} .conversation__confirm .conversation__cancel`).click();
+    expect(await page.locator(`${entry(first)} .conversation__confirm`).count()).to.equal(0);
+    expect((await stored(first)).status, 'Cancel deletes nothing').to.equal(200);
+
+    await page.locator(`${entry(first)} .conversation__delete`).click();
+    await page.locator(`${entry(first)} .conversation__confirm-delete`).click();
+    await waitUntil(`!document.querySelector('${entry(first)}')`);
+    expect((await stored(first)).status).to.equal(404);
+    expect(await page.locator('#chat-title').textContent(), 'the conversation shown was the one deleted').to.equal('New conversation');
+    expect(conversationId()).to.equal('');
+    expect(await page.locator('#conversations-status').textContent()).to.equal('No conversations yet: write a message to start one.');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-manage.png') });
+  });
+
+  it('logged no script errors and no refused resources', () => {
+    expect(browser?.problems).to.deep.equal([]);
+  });
+});
+
 describe('demo page in Chromium: replies that outlive their connection', function () {
   this.timeout(60_000);
 

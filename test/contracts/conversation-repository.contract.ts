@@ -45,13 +45,13 @@ export function conversationRepositoryContract(make: MakeStore): void {
         }
       });
       await stored(aConversation()); // someone else's
-      const first = await store.run((r) => r.conversations.listByUser(userId, 2, null));
+      const first = await store.run((r) => r.conversations.listByUser(userId, 2, null, false));
       expect(first.items.map((s) => s.conversation.conversationId)).to.deep.equal([
         conversations[1]!.conversationId,
         conversations[2]!.conversationId,
       ]);
       expect(first.next).to.not.equal(null);
-      const second = await store.run((r) => r.conversations.listByUser(userId, 2, first.next));
+      const second = await store.run((r) => r.conversations.listByUser(userId, 2, first.next, false));
       expect(second.items.map((s) => s.conversation.conversationId)).to.deep.equal([conversations[0]!.conversationId]);
       expect(second.next).to.equal(null);
       expect(second.items[0]!.messageCount).to.equal(1);
@@ -67,14 +67,14 @@ export function conversationRepositoryContract(make: MakeStore): void {
         await r.sessions.save(aSession(conversation, { title: 'Older', updatedAt: at('2026-01-01T00:00:00.000Z') }));
         await r.sessions.save(aSession(conversation, { title: 'Newer', updatedAt: at('2026-02-01T00:00:00.000Z') }));
       });
-      const page = await store.run((r) => r.conversations.listByUser(conversation.userId, 10, null));
+      const page = await store.run((r) => r.conversations.listByUser(conversation.userId, 10, null, false));
       expect(page.items[0]!.title).to.equal('Newer');
     });
 
     it('a conversation without messages has no title from messages and no last_message_at', async () => {
       const conversation = aConversation();
       await stored(conversation);
-      const page = await store.run((r) => r.conversations.listByUser(conversation.userId, 10, null));
+      const page = await store.run((r) => r.conversations.listByUser(conversation.userId, 10, null, false));
       expect(page.items[0]).to.include({ title: null, lastMessageAt: null, messageCount: 0 });
     });
   });

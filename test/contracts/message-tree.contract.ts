@@ -108,6 +108,22 @@ export function messageTreeContract(make: MakeStore): void {
       }
     });
 
+    it('a conversation that never forked pages as one chain, up to any leaf; forking later changes nothing listed', async () => {
+      const conversation = await store.run((r) => claimed(r, aConversation()));
+      const chain = Array.from({ length: 9 }, (_, i) => say(conversation, `c${i}`));
+      await append(conversation, chain.slice(0, 4));
+      await append(conversation, chain.slice(4));
+      const all = chain.map((m) => m.text);
+      expect(await readAll(conversation, { order: 'asc' }, 4)).to.deep.equal(all);
+      expect(await readAll(conversation, { order: 'asc', leafId: chain[5]!.messageId }, 2)).to.deep.equal(all.slice(0, 6));
+      expect(await readAll(conversation, { order: 'desc', leafId: chain[5]!.messageId }, 4)).to.deep.equal(all.slice(0, 6).reverse());
+      // A fork at c2: the branch to c8 reads the same, the new one its own path.
+      const fork = say(conversation, 'fork', { parentId: chain[2]!.messageId });
+      await append(conversation, [fork]);
+      expect(await readAll(conversation, { order: 'asc', leafId: chain[8]!.messageId }, 4)).to.deep.equal(all);
+      expect(await readAll(conversation, { order: 'asc' }, 2)).to.deep.equal(['c0', 'c1', 'c2', 'fork']);
+    });
+
     it('switchBranch makes the newest message of the subtree the head; another user or message: not found', async () => {
       const { conversation, two, three, twoB, threeB } = await forked();
       const switched = await store.run((r) => r.messages.switchBranch(conversation.conversationId, conversation.userId, two.messageId));

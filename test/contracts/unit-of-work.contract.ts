@@ -32,7 +32,7 @@ export function unitOfWorkContract(make: MakeStore): void {
       );
       await store.run(async (r) => {
         expect(await r.conversations.findById(conversation.conversationId)).to.equal(null);
-        expect((await r.conversations.listByUser(conversation.userId, 10, null)).items).to.deep.equal([]);
+        expect((await r.conversations.listByUser(conversation.userId, 10, null, false)).items).to.deep.equal([]);
         expect(await r.messages.findById(message.messageId)).to.equal(null);
         expect(await r.sessions.findById(session.sessionId)).to.equal(null);
       });

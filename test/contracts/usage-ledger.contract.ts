@@ -91,6 +91,18 @@ export function usageLedgerContract(make: MakeLedger): void {
       await ledger().releaseRequests([]);
     });
 
+    it('forgets a user: every day and minute of theirs, no one else\'s', async () => {
+      const [alice, bob] = [uid('alice'), uid('bob')];
+      const minute = aMinute();
+      await ledger().sync([delta(alice, { requests: 1 }), delta(alice, { day: '2026-11-23', requests: 2 }), delta(bob, { requests: 5 })], DAY, []);
+      await ledger().claimRequests(alice, minute, 3, 3);
+      expect(await ledger().forgetUser(alice)).to.equal(2);
+      expect(await ledger().days(alice, '2026-01-01', '2026-12-31')).to.deep.equal([]);
+      expect((await ledger().claimRequests(alice, minute, 3, 3)).granted, 'its minute is gone too').to.equal(3);
+      expect((await ledger().sync([], DAY, [bob])).get(bob)?.requests).to.equal(5);
+      expect(await ledger().forgetUser(uid('nobody'))).to.equal(0);
+    });
+
     it('a lowered limit grants nothing more while the minute is past it', async () => {
       const alice = uid('alice');
       const minute = aMinute();

@@ -32,6 +32,9 @@ describe('chat with LLM_PROVIDER=openai, against a local OpenAI-compatible serve
     LLM_API_KEY: 'sk-local-test',
     LLM_TIMEOUT_MS: '500',
     LLM_MAX_RETRIES: '0',
+    // These tests script the model's every call; naming conversations by the model (the default
+    // with a model) is tested on its own below.
+    TITLE_MODE: 'first_message',
   });
   let service: TestService;
   const persona = new JsonFilePersonaSource().persona();
@@ -160,6 +163,28 @@ describe('chat with LLM_PROVIDER=openai, against a local OpenAI-compatible serve
       const { events } = await stream({ text: 'hi', user_id: uid('u') });
       expect(events.map((e) => e.event)).to.deep.equal(['start', 'error']);
       expect(events[1]!.json).to.deep.equal({ detail: 'the language model did not answer within 500 ms', status: 'error' });
+    });
+  });
+
+  describe('titles by the model (TITLE_MODE=model, the default with a model)', () => {
+    it("one short extra call names the conversation with its first reply; the stream's title event carries it", async () => {
+      fake.reset();
+      const { TITLE_MODE: _, ...withModelTitles } = environment();
+      const titled = await startTestService(withModelTitles);
+      try {
+        const user = uid('u');
+        const { events } = await readStream(`${titled.url}/v1/chat/stream`, { text: 'Plan a trip to Rome', user_id: user });
+        const title = events.find((e) => e.event === 'title')!.json;
+        const asked = fake.requests.find((r) => r.body.messages?.[0]?.content?.startsWith('Name the conversation'));
+        expect(asked, 'the title request').to.not.equal(undefined);
+        expect(asked!.body.messages.at(-1)).to.deep.equal({ role: 'user', content: 'Plan a trip to Rome' });
+        expect(title).to.deep.include({ title_source: 'generated' });
+        expect(title.title.split(' ').length).to.be.at.most(8);
+        const shown = await titled.call('GET', `/api/chat/conversations/${title.conversation_id}?user_id=${user}`);
+        expect(shown.json.conversation).to.include({ title: title.title, title_source: 'generated' });
+      } finally {
+        await titled.stop();
+      }
     });
   });
 });

@@ -43,13 +43,15 @@ describe('POST /v1/chat/stream (offline assistant)', () => {
   const load = (userId: string, conversationId: string) =>
     service.post('/api/chat/loadMessages', { user_id: userId, conversation_id: conversationId });
 
-  it('sends start, deltas, then done; the deltas concatenate to the response', async () => {
+  it('sends start, deltas, then done (a first turn names its conversation just before); the deltas concatenate to the response', async () => {
     const { status, headers, events } = await readStream(url(), { text: 'hello', user_id: uid('u') }, { 'X-Request-Id': 'stream-req-1' });
     expect(status).to.equal(200);
     expect(headers.get('content-type')).to.equal('text/event-stream; charset=utf-8');
     expect(names(events)[0]).to.equal('start');
     expect(names(events).at(-1)).to.equal('done');
-    expect(names(events).slice(1, -1)).to.satisfy((middle: string[]) => middle.length > 1 && middle.every((n) => n === 'delta'));
+    expect(names(events).at(-2)).to.equal('title');
+    expect(events.at(-2)!.json).to.deep.equal({ conversation_id: events[0]!.json.conversation_id, title: 'hello', title_source: 'first_message' });
+    expect(names(events).slice(1, -2)).to.satisfy((middle: string[]) => middle.length > 1 && middle.every((n) => n === 'delta'));
     const [start, done] = [events[0]!.json, events.at(-1)!.json];
     expect(Object.keys(start).sort()).to.deep.equal(['conversation_id', 'message_id', 'user_message_id']);
     expect(start.message_id).to.match(UUID_V7);
@@ -187,7 +189,7 @@ describe('POST /v1/chat/stream while the model is slow', () => {
     try {
       const { events, comments } = await readStream(`${service.url}/v1/chat/stream`, { text: 'hi', user_id: uid('u') });
       expect(comments.filter((c) => c === 'ping').length).to.be.within(3, 8);
-      expect(names(events)).to.deep.equal(['start', 'delta', 'delta', 'done']);
+      expect(names(events)).to.deep.equal(['start', 'delta', 'delta', 'title', 'done']);
     } finally {
       await service.stop();
     }

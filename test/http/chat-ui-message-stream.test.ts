@@ -57,7 +57,10 @@ describe('POST /v1/chat/stream as a Vercel AI SDK UI message stream', () => {
     const types = chunks.map((c) => c.type);
     expect(types.slice(0, 2)).to.deep.equal(['start', 'text-start']);
     expect(types.slice(-2)).to.deep.equal(['text-end', 'finish']);
-    expect(types.slice(2, -2).every((t) => t === 'text-delta')).to.equal(true);
+    // A first turn names its conversation (a transient data part) before the end.
+    expect(types.at(-3)).to.equal('data-title');
+    expect(chunks.at(-3)).to.deep.include({ data: { conversation_id: (chunks[0] as { messageMetadata: { conversation_id: string } }).messageMetadata.conversation_id, title: 'hello', title_source: 'first_message' } });
+    expect(types.slice(2, -3).every((t) => t === 'text-delta')).to.equal(true);
     expect(chunks.at(-1)).to.deep.include({ type: 'finish', finishReason: 'stop' });
   });
 

@@ -114,6 +114,16 @@ export function usageSuite(start: StartService): void {
       }
     });
 
+    it('DELETE /api/users/{user_id} erases their usage too, and nobody else\'s', async () => {
+      const [user, other] = [uid('u'), uid('other')];
+      await chat(service, user);
+      await chat(service, other);
+      await service.call('POST', '/api/tts', { body: { text: 'Bye.', user_id: user } });
+      expect((await service.call('DELETE', `/api/users/${encodeURIComponent(user)}`)).status).to.equal(200);
+      expect(await usageOf(service, user)).to.deep.equal({ requests: 0, input_tokens: 0, output_tokens: 0, speech_characters: 0 });
+      expect((await usageOf(service, other)).requests).to.equal(1);
+    });
+
     it('/metrics counts tokens by model', async () => {
       await chat(service, uid('u'));
       const metrics = await service.call('GET', '/metrics');
@@ -162,18 +172,23 @@ export function usageSuite(start: StartService): void {
         expect(fake.requests.at(-1)!.body).to.deep.include({ stream: true, stream_options: { include_usage: true } });
         const stored = (await replyClient(service.url).messages(user, events[0]!.json.conversation_id))[1].metadata.usage;
         expect(stored.prompt_tokens).to.equal(11);
-        expect(await usageOf(service, user)).to.deep.include({ input_tokens: 11, output_tokens: stored.completion_tokens });
+        // The first turn also asked the model for the conversation's title (TITLE_MODE=model): a model call too.
+        const titleCall = fake.requests.find((r) => r.body?.stream !== true)?.body;
+        const titleTokens = titleCall ? { input: 11, output: (await eventually(async () => (await usageOf(service, user)).output_tokens - stored.completion_tokens || undefined, 'the title\'s tokens')) } : { input: 0, output: 0 };
+        expect(await usageOf(service, user)).to.deep.include({ input_tokens: 11 + titleTokens.input, output_tokens: stored.completion_tokens + titleTokens.output });
+        const before = await usageOf(service, user);
 
         fake.queue.push({ kind: 'stall', pieces: 2 });
         const client = replyClient(service.url);
-        const stalled = await client.start({ user_id: user, text: 'Stall, please.' });
+        // In the same conversation: no title asked for, so the stall is the reply's.
+        const stalled = await client.start({ user_id: user, conversation_id: events[0]!.json.conversation_id, text: 'Stall, please.' });
         await stalled.next();
         await stalled.next();
         await client.stop(stalled.events[0]!.json.message_id, user);
         await stalled.end();
         const after = await usageOf(service, user);
-        expect(after.output_tokens - stored.completion_tokens).to.equal(estimateTokens(stalled.text));
-        expect(after.input_tokens - 11, 'the prompt, estimated').to.be.greaterThan(estimateTokens('Stall, please.'));
+        expect(after.output_tokens - before.output_tokens).to.equal(estimateTokens(stalled.text));
+        expect(after.input_tokens - before.input_tokens, 'the prompt, estimated').to.be.greaterThan(estimateTokens('Stall, please.'));
         const metrics = (await service.call('GET', '/metrics')).text;
         expect(metrics).to.include(`chat_model_tokens_total{model="${FAKE_MODEL}",type="input"} ${after.input_tokens}`);
         expect(metrics).to.include(`chat_model_tokens_total{model="${FAKE_MODEL}",type="output"} ${after.output_tokens}`);

@@ -1,3 +1,4 @@
+import { ConversationTitles } from '../../src/application/conversations/conversation-titles.js';
 import type { ChatModel } from '../../src/application/ports/chat-model.js';
 import type { Clock } from '../../src/application/ports/clock.js';
 import type { IdGenerator } from '../../src/application/ports/id-generator.js';
@@ -28,7 +29,9 @@ export function chatApplication(model: ChatModel, options: ChatApplicationOption
   const ids = options.ids ?? new UuidV7IdGenerator();
   const jobs = new ReplyJobs(unitOfWork, unitOfWork.notifications, clock, { writeIntervalMs: 20, staleMs: 30_000, ...options.replies });
   const feed = new ReplyFeed(jobs, unitOfWork, unitOfWork.notifications);
-  const turns = new StartTurn(unitOfWork, new JsonFilePersonaSource(), clock, ids, options.chat ?? { maxTextLength: 1000, historyMessages: 5, historyChars: 1000 }, jobs);
+  const personas = new JsonFilePersonaSource();
+  const titles = new ConversationTitles(unitOfWork, model, personas, { mode: 'first_message', timeoutMs: 1000 });
+  const turns = new StartTurn(unitOfWork, personas, clock, ids, options.chat ?? { maxTextLength: 1000, historyMessages: 5, historyChars: 1000 }, jobs, titles);
   return {
     unitOfWork,
     jobs,

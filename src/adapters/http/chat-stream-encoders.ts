@@ -1,7 +1,8 @@
 import type { ChatReplyStream } from '../../application/replies/stream-chat-reply.js';
 import type { z } from 'zod';
 import type { SseFrame } from './sse-writer.js';
-import type { streamDelta, streamDone, streamError, streamStart } from './stream-event-schemas.js';
+import type { streamDelta, streamDone, streamError, streamStart, streamTitle } from './stream-event-schemas.js';
+import type { TitleSource } from '../../domain/conversation.js';
 import { RequestValidationError } from './validate.js';
 
 export const STREAM_PROTOCOLS = ['events', 'ui-message'] as const;
@@ -21,6 +22,12 @@ export function requestedStreamProtocol(header: string): StreamProtocol | undefi
 }
 
 export type StreamStart = Pick<ChatReplyStream, 'conversationId' | 'userMessageId' | 'messageId'>;
+export interface StreamTitle {
+  conversationId: string;
+  title: string;
+  titleSource: TitleSource;
+}
+
 export interface StreamDone {
   response: string;
   messageId: string;
@@ -36,6 +43,8 @@ export interface ChatStreamEncoder {
   start(start: StreamStart, position: number): SseFrame[];
   delta(text: string, position: number): SseFrame[];
   done(start: StreamStart, done: StreamDone, position: number): SseFrame[];
+  /** The conversation's name, made with its first reply (before `done`). */
+  title(title: StreamTitle, position: number): SseFrame[];
   error(detail: string, position: number): SseFrame[];
 }
 
@@ -63,6 +72,7 @@ export const contractEncoder = (): ChatStreamEncoder => ({
       }),
     },
   ],
+  title: (t, position) => [{ event: 'title', id: String(position), data: data<typeof streamTitle>({ conversation_id: t.conversationId, title: t.title, title_source: t.titleSource }) }],
   error: (detail, position) => [{ event: 'error', id: String(position), data: data<typeof streamError>({ detail, status: 'error' }) }],
 });
 
@@ -93,6 +103,8 @@ export const uiMessageEncoder = (): ChatStreamEncoder => {
       return [frame({ type: 'start', messageId: s.messageId, messageMetadata: ids(s) }, position), frame({ type: 'text-start', id: textId }, position)];
     },
     delta: (text, position) => [frame({ type: 'text-delta', id: textId, delta: text }, position)],
+    // A data part of the AI SDK's own kind (`data-<name>`), transient: not kept in the message.
+    title: (t, position) => [frame({ type: 'data-title', data: { conversation_id: t.conversationId, title: t.title, title_source: t.titleSource }, transient: true }, position)],
     done: (s, d, position) => [
       frame({ type: 'text-end', id: textId }, position),
       frame(

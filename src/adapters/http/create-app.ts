@@ -21,6 +21,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import { chatRoutes } from './routes/chat-routes.js';
 import { personaRoutes } from './routes/persona-routes.js';
 import { statusRoutes } from './routes/status-routes.js';
+import { conversationRoutes } from './routes/conversation-routes.js';
 import { storageRoutes } from './routes/storage-routes.js';
 import { replyRoutes } from './routes/reply-routes.js';
 import { streamRoutes } from './routes/stream-routes.js';
@@ -84,6 +85,7 @@ export function createApp({ resolve, ids, logger, settings, metrics, identity, u
   streamRoutes(router, resolve, schemas, json, { logger, maxTextLength: settings.maxTextLength, pingIntervalMs, onDisconnect: settings.streamOnDisconnect ?? 'continue' });
   replyRoutes(router, resolve, schemas, json, { logger, pingIntervalMs });
   storageRoutes(router, resolve, schemas, json);
+  conversationRoutes(router, resolve, schemas, json);
   statusRoutes(router, resolve);
   personaRoutes(router, resolve);
   ttsRoutes(router, resolve, json, logger);

@@ -81,13 +81,16 @@ export const branchCursor = {
   },
 };
 
-/** Cursors of a user's conversation list: the position of the last conversation of a page. */
+/** Cursors of a user's conversation list (archived or not): the position of the last conversation of a page. */
 export const conversationCursor = {
-  encode(userId: string, position: ConversationPosition): string {
-    return encodeCursor(`conversations:${userId}`, [position.activeAt.getTime(), position.conversationId]);
+  encode(userId: string, archived: boolean, position: ConversationPosition): string {
+    // Ids hold no control characters, so NUL separates the pinned mark from the id.
+    return encodeCursor(`conversations:${archived ? 'archived' : 'listed'}:${userId}`, [position.activeAt.getTime(), `${position.pinned ? 'p' : 'u'}\u0000${position.conversationId}`]);
   },
-  decode(cursor: string, userId: string): ConversationPosition {
-    const [time, conversationId] = decodeCursor(cursor, `conversations:${userId}`, 'string');
-    return { activeAt: new Date(time), conversationId };
+  decode(cursor: string, userId: string, archived: boolean): ConversationPosition {
+    const [time, key] = decodeCursor(cursor, `conversations:${archived ? 'archived' : 'listed'}:${userId}`, 'string');
+    const [mark, conversationId, extra] = key.split('\u0000');
+    if ((mark !== 'p' && mark !== 'u') || !conversationId || extra !== undefined) throw new FieldInvalidError('cursor', UNREADABLE);
+    return { pinned: mark === 'p', activeAt: new Date(time), conversationId };
   },
 };

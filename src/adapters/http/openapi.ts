@@ -101,9 +101,36 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
         }),
       },
       '/api/chat/conversations': {
-        get: op("A user's conversations, most recently active first", {
+        get: op("A user's conversations, pinned first, then most recently active", {
+          description: '`archived=true` lists only archived conversations; otherwise they are left out. Temporary conversations are never listed.',
           requestParams: { query: req.listConversations },
           responses: responses({ '200': reply('One page', out.conversationListResponse) }, 400, 503),
+        }),
+      },
+      '/api/chat/conversations/{conversation_id}': {
+        get: op('A conversation', {
+          requestParams: { path: req.conversationPath, query: req.conversationQuery },
+          responses: responses({ '200': reply('The conversation', out.conversationItemResponse) }, 400, 404, 503),
+        }),
+        patch: op('Rename, pin or archive a conversation', {
+          description: '`title` (1..200 characters after trimming) is never replaced by a generated one; `null` hands the title back to the service. Unknown, or another user\'s: 404.',
+          requestParams: { path: req.conversationPath },
+          requestBody: json(req.updateConversation),
+          responses: responses({ '200': reply('The conversation as changed', out.conversationItemResponse) }, ...BODY_ERRORS, 404, 503),
+        }),
+        delete: op('Delete a conversation', {
+          description:
+            'With its messages, sessions and cached speech; a reply in progress is stopped first. Afterwards no path returns anything of it. Unknown: 200 with zeros; another user\'s: 404.',
+          requestParams: { path: req.conversationPath, query: req.conversationQuery },
+          responses: responses({ '200': reply('What was deleted', out.deletedConversationsResponse) }, 400, 404, 503),
+        }),
+      },
+      '/api/users/{user_id}': {
+        delete: op('Erase a user', {
+          description:
+            'Every conversation, message, session and cached speech of the user, and the user; replies in progress are stopped first. Unknown: 200 with zeros. With identity on, only oneself (else 403).',
+          requestParams: { path: req.userPath },
+          responses: responses({ '200': reply('What was deleted', out.erasedUserResponse) }, 400, 503),
         }),
       },
       ...speechPaths(op),

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { ConversationSummary } from '../../application/ports/conversation-repository.js';
+import type { Deleted } from '../../application/ports/conversation-repository.js';
+import type { ConversationView } from '../../application/conversations/conversation-view.js';
 import type { Siblings } from '../../application/ports/message-repository.js';
 import type { Message } from '../../domain/message.js';
 import type { Session } from '../../domain/session.js';
@@ -54,14 +55,36 @@ export function sessionJson(session: Session, messageCount: number): Body<typeof
   };
 }
 
-export function conversationJson(summary: ConversationSummary): Body<typeof out.conversationResponse> {
+export function conversationJson(summary: ConversationView): Body<typeof out.conversationResponse> {
   return {
     conversation_id: summary.conversation.conversationId,
+    user_id: summary.conversation.userId,
     title: summary.title,
+    title_source: summary.titleSource,
     created_at: iso(summary.conversation.createdAt),
     last_message_at: isoOrNull(summary.lastMessageAt),
     message_count: summary.messageCount,
+    head_id: summary.headId,
+    pinned: summary.pinned,
+    archived: summary.archived,
+    temporary: summary.conversation.temporary,
+    expires_at: isoOrNull(summary.expiresAt),
   };
+}
+
+/** GET and PATCH /api/chat/conversations/{conversation_id} */
+export function conversationItemJson(summary: ConversationView): Body<typeof out.conversationItemResponse> {
+  return { status: 'ok', conversation: conversationJson(summary) };
+}
+
+/** DELETE /api/chat/conversations/{conversation_id} */
+export function deletedConversationJson(deleted: Deleted): Body<typeof out.deletedConversationsResponse> {
+  return { status: 'ok', deleted: { conversations: deleted.conversations, messages: deleted.messages, sessions: deleted.sessions } };
+}
+
+/** DELETE /api/users/{user_id} */
+export function erasedUserJson(erased: Deleted & { users: number }): Body<typeof out.erasedUserResponse> {
+  return { status: 'ok', deleted: { users: erased.users, conversations: erased.conversations, messages: erased.messages, sessions: erased.sessions } };
 }
 
 export interface ChatExchangeFields {
@@ -133,6 +156,6 @@ export function savedSessionJson(result: SavedSessionFields): Body<typeof out.sa
 }
 
 /** GET /api/chat/conversations: `nextCursor` already encoded for the wire. */
-export function conversationPageJson(conversations: ConversationSummary[], nextCursor: string | null): Body<typeof out.conversationListResponse> {
+export function conversationPageJson(conversations: ConversationView[], nextCursor: string | null): Body<typeof out.conversationListResponse> {
   return { status: 'ok', conversations: conversations.map(conversationJson), next_cursor: nextCursor };
 }

@@ -45,10 +45,9 @@ export interface SpeakingReply {
 export async function replySpeech(resolve: Resolve, body: unknown): Promise<{ start(send: (frames: SseFrame[]) => void, protocol: StreamProtocol, logger: Logger): SpeakingReply } | null> {
   const asked = parseRequest(z.object({ speech: replySpeechSchema }), typeof body === 'object' && body !== null ? body : {}).speech;
   if (!asked) return null;
-  const userId = (body as { user_id?: unknown }).user_id;
-  const speaker = await prefixed('speech', () =>
-    resolve(SpeakReply).execute({ voice: asked.voice, format: asked.format, userId: typeof userId === 'string' ? userId : undefined }),
-  );
+  const who = body as { user_id?: unknown; conversation_id?: unknown };
+  const owner = typeof who.user_id === 'string' ? { userId: who.user_id, conversationId: typeof who.conversation_id === 'string' ? who.conversation_id : undefined } : undefined;
+  const speaker = await prefixed('speech', () => resolve(SpeakReply).execute({ voice: asked.voice, format: asked.format, owner }));
   return {
     start(send, protocol, logger) {
       const sent = (async () => {

@@ -45,6 +45,10 @@ export async function pumpReply(ctx: Context, stream: ChatReplyStream, encoder: 
         speaking?.delta(event.text);
         continue;
       }
+      if (event.type === 'title') {
+        await sse.send(encoder.title(event, event.position));
+        continue;
+      }
       ended = true;
       position = event.position;
       if (event.failure !== undefined) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TITLE_SOURCES } from '../../domain/conversation.js';
 import { MESSAGE_STATUSES, ROLES } from '../../domain/message.js';
 
 /**
@@ -91,12 +92,36 @@ export const savedSessionResponse = z.object({ status: ok, session: sessionRespo
 export const conversationResponse = z
   .object({
     conversation_id: z.string(),
+    user_id: z.string(),
     title: z.string().nullable(),
+    title_source: z.enum(TITLE_SOURCES).nullable().meta({ description: '`user` (set by its user; never replaced), `generated` (by the language model), `first_message`, or null while it has none' }),
     created_at: timestamp,
     last_message_at: timestamp.nullable(),
-    message_count: z.number().int().min(0),
+    message_count: z.number().int().min(0).meta({ description: 'every branch counted' }),
+    head_id: z.string().nullable().meta({ description: 'the last message of the active branch' }),
+    pinned: z.boolean(),
+    archived: z.boolean(),
+    temporary: z.boolean().meta({ description: 'never listed, searched or exported; deleted TEMPORARY_TTL_HOURS after its last activity' }),
+    expires_at: timestamp.nullable().meta({ description: 'when it will be deleted (a temporary conversation, or RETENTION_DAYS); null otherwise' }),
   })
   .meta({ id: 'Conversation' });
+
+export const conversationItemResponse = z.object({ status: ok, conversation: conversationResponse });
+
+export const deletedConversationsResponse = z.object({
+  status: ok,
+  deleted: z.object({ conversations: z.number().int().min(0), messages: z.number().int().min(0), sessions: z.number().int().min(0) }),
+});
+
+export const erasedUserResponse = z.object({
+  status: ok,
+  deleted: z.object({
+    users: z.number().int().min(0),
+    conversations: z.number().int().min(0),
+    messages: z.number().int().min(0),
+    sessions: z.number().int().min(0),
+  }),
+});
 
 export const conversationListResponse = z.object({
   status: ok,

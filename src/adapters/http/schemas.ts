@@ -96,6 +96,7 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       message_id: optionalId(),
       parent_id: optionalId().meta({ description: 'the message the question follows: an edit names the parent of the message it replaces; absent: the head' }),
       regenerate: optionalId().meta({ description: 'instead of `text`: answer again this user message, or the one this reply answers (a sibling of the earlier replies)' }),
+      temporary: z.boolean(says('must be true or false')).optional().meta({ description: 'a conversation this request starts is temporary: never listed, searched or exported, deleted TEMPORARY_TTL_HOURS after its last activity' }),
     })
       // Named even when other fields are wrong too, as a field's own "is required" is.
       .refine((value) => value.text !== undefined || value.regenerate !== undefined, {
@@ -108,7 +109,12 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       if (value.regenerate !== undefined && value.conversation_id === undefined) ctx.addIssue({ code: 'custom', path: ['conversation_id'], message: 'is required with regenerate' });
       if (value.regenerate !== undefined && value.parent_id !== undefined) ctx.addIssue({ code: 'custom', path: ['parent_id'], message: 'must not be given together with regenerate' });
     }),
-    saveMessage: body({ user_id: clientId(), conversation_id: clientId(), ...messageFields }),
+    saveMessage: body({
+      user_id: clientId(),
+      conversation_id: clientId(),
+      ...messageFields,
+      temporary: z.boolean(says('must be true or false')).optional().meta({ description: 'a conversation this message starts is temporary' }),
+    }),
     loadMessages: body({
       user_id: clientId(),
       conversation_id: clientId(),
@@ -142,7 +148,16 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       user_id: clientId(),
       limit: z.coerce.number(says('must be an integer from 1 to 500')).pipe(integer(1, 500)).default(50),
       cursor: z.string().optional(),
+      archived: z.enum(['true', 'false'], says('must be "true" or "false"')).default('false').meta({ description: '"true": only archived conversations; otherwise they are left out' }),
     }),
+    conversationQuery: z.object({ user_id: clientId() }),
+    updateConversation: body({
+      user_id: clientId(),
+      title: z.string(says('must be a string or null')).nullable().optional().meta({ description: '1..200 characters after trimming; null hands the title back to the service' }),
+      pinned: z.boolean(says('must be true or false')).optional(),
+      archived: z.boolean(says('must be true or false')).optional(),
+    }),
+    userPath: z.object({ user_id: clientId() }),
     /** GET /v1/chat/stream/{message_id}: the position may also come as the Last-Event-ID header. */
     resumeReply: z.object({ user_id: clientId(), after: position().optional() }),
     stopReply: body({ user_id: clientId() }),

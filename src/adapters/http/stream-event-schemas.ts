@@ -1,3 +1,4 @@
+import { TITLE_SOURCES } from '../../domain/conversation.js';
 import { z } from 'zod';
 
 /**
@@ -33,6 +34,14 @@ export const streamDone = z
   })
   .meta({ description: 'The data of `event: done`: the reply as stored' });
 
+export const streamTitle = z
+  .object({
+    conversation_id: z.string(),
+    title: z.string(),
+    title_source: z.enum(TITLE_SOURCES),
+  })
+  .meta({ description: "The data of `event: title`: the conversation's new name, sent before `done` in its first turn's stream" });
+
 export const streamError = z
   .object({ detail: z.string(), status: z.literal('error') })
   .meta({ description: 'The data of `event: error`, sent instead of `done`' });
@@ -43,5 +52,6 @@ export const STREAM_EVENT_SCHEMAS = {
   StreamDelta: streamDelta,
   StreamAudio: streamAudio,
   StreamDone: streamDone,
+  StreamTitle: streamTitle,
   StreamError: streamError,
 };

@@ -74,6 +74,7 @@ interface ChatFields {
   parent_id?: string;
   parent_if_stored?: string;
   regenerate?: string;
+  temporary?: boolean;
 }
 
 export function chatInput(fields: ChatFields): ChatInput {
@@ -85,6 +86,7 @@ export function chatInput(fields: ChatFields): ChatInput {
     parentId: fields.parent_id,
     parentIfStored: fields.parent_if_stored,
     regenerate: fields.regenerate,
+    temporary: fields.temporary,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { SpeechCache } from '../../application/ports/speech-cache.js';
+import type { SpeechCache, SpeechOwner } from '../../application/ports/speech-cache.js';
 import type { AudioChunk, SpeechRequest, SpeechSynthesizer, Voice } from '../../application/ports/speech-synthesizer.js';
 import type { Metrics } from './metrics.js';
 
@@ -53,7 +53,11 @@ export class InstrumentedSpeechCache implements SpeechCache {
     return audio;
   }
 
-  set(key: string, audio: Uint8Array): Promise<void> {
-    return this.inner.set(key, audio);
+  set(key: string, audio: Uint8Array, owner?: SpeechOwner): Promise<void> {
+    return this.inner.set(key, audio, owner);
+  }
+
+  forget(whose: { userId: string } | { conversationId: string }): Promise<void> {
+    return this.inner.forget(whose);
   }
 }

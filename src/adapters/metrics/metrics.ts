@@ -36,6 +36,7 @@ export class Metrics {
     buckets: LATENCY_BUCKETS,
     ...this.on,
   });
+  readonly conversationsSwept = new Counter({ name: 'conversations_swept_total', help: 'Expired conversations deleted, by reason (temporary, retention)', labelNames: ['reason'], ...this.on });
   readonly speechCacheLookups = new Counter({ name: 'speech_cache_lookups_total', help: 'Speech cache lookups, by hit or miss', labelNames: ['result'], ...this.on });
   readonly chatModelTokens = new Counter({
     name: 'chat_model_tokens_total',

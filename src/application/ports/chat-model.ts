@@ -11,6 +11,8 @@ export interface ChatRequest {
   history: HistoryTurn[];
   /** The user's new message. */
   text: string;
+  /** When given, the system prompt instead of the persona's (a side task, such as naming the conversation). */
+  instructions?: string;
 }
 
 export interface ChatReply {

@@ -1,5 +1,11 @@
-import type { Conversation } from '../../domain/conversation.js';
+import type { Conversation, TitleSource } from '../../domain/conversation.js';
 import type { Message } from '../../domain/message.js';
+
+/** A title for a conversation that has none yet: stored with a finished reply (the first one). */
+export interface ConversationName {
+  title: string;
+  source: TitleSource;
+}
 
 export interface TurnStart {
   /** The conversation of the turn (created, with its user, if new). */
@@ -49,6 +55,8 @@ export interface TurnRecord {
   unknownParent: boolean;
   /** The user message as stored by this call (its parent resolved), when opened. */
   stored: Message | null;
+  /** Whether the conversation has a title already (its first turn names it otherwise). */
+  titled: boolean;
   /**
    * Whether the user message and the reply were stored by this call. Neither this nor `taken`
    * means the message id was stored concurrently: asking again reports it as taken.
@@ -79,7 +87,9 @@ export interface ReplyRepository {
    * Finishes a reply in progress with its whole text and metadata; an empty reply is removed.
    * Returns what is stored afterwards: this reply, the one someone else finished first, or null.
    */
-  finish(reply: Message, at: Date): Promise<Message | null>;
+  finish(reply: Message, at: Date, title?: ConversationName): Promise<Message | null>;
+  /** The replies in progress of a user, in every conversation. */
+  inProgressOf(userId: string): Promise<Message[]>;
   /** The reply in progress of a conversation, if any (the latest). */
   findInProgress(conversationId: string): Promise<Message | null>;
   /**

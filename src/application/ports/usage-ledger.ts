@@ -27,4 +27,6 @@ export interface UsageLedger {
   claimRequests(userId: string, window: number, wanted: number, limit: number): Promise<{ granted: number; total: number }>;
   /** Gives back requests granted but not used (their minute's count goes down by `count`). */
   releaseRequests(releases: { userId: string; window: number; count: number }[]): Promise<void>;
+  /** Erases every record of the user (DELETE /api/users/{user_id}): the number of days removed. */
+  forgetUser(userId: string): Promise<number>;
 }

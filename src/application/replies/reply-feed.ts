@@ -1,4 +1,5 @@
 import { ChatModelFailedError } from '../../domain/errors.js';
+import type { TitleSource } from '../../domain/conversation.js';
 import type { Message } from '../../domain/message.js';
 import { indexOfCodePoint, isStale, replyLength } from '../../domain/reply.js';
 import type { ReplyNotifications } from '../ports/reply-notifications.js';
@@ -10,6 +11,8 @@ import { untilAborted, Wakeup } from './signals.js';
 export type FeedEvent =
   /** The text after the listener's position; `position` is where it stands afterwards (code points). */
   | { type: 'text'; text: string; position: number }
+  /** The conversation was named with this reply (its first): before the end. */
+  | { type: 'title'; conversationId: string; title: string; titleSource: TitleSource; position: number }
   /** The end: the stored reply (null when it was removed), why it ended, and the failure for an `error` event. */
   | { type: 'end'; message: Message | null; finishReason: string; failure?: unknown; position: number };
 
@@ -55,6 +58,7 @@ export class ReplyFeed {
         continue;
       }
       if (job.end) {
+        if (job.title) yield { type: 'title', conversationId: job.title.conversationId, title: job.title.title, titleSource: job.title.source, position };
         yield { type: 'end', ...job.end, position };
         return;
       }

@@ -5,7 +5,9 @@ import { estimateTokens } from '../../domain/usage.js';
 import type { ChatChunk, TokenUsage } from '../ports/chat-model.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { Clock } from '../ports/clock.js';
+import type { ConversationName } from '../ports/reply-repository.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { TitleSource } from '../../domain/conversation.js';
 import { Changes } from './signals.js';
 
 export interface ReplySettings {
@@ -25,6 +27,24 @@ export type Generate = (signal: AbortSignal) => AsyncIterable<ChatChunk>;
 export interface ReplyTokens {
   recorder: UsageRecorder;
   estimate?: (text: string) => TokenUsage;
+}
+
+/**
+ * The name a conversation gets with its first reply: the model's proposal when it has come by
+ * the end (else the fallback, and the proposal replaces it when it comes).
+ */
+export interface Naming {
+  fallback: string;
+  proposal?: Promise<string | null>;
+  /** Stores a late proposal (unless the user named the conversation meanwhile). */
+  late?: (title: string) => Promise<unknown>;
+}
+
+/** The title a conversation was given with this reply. */
+export interface GivenTitle {
+  conversationId: string;
+  title: string;
+  source: TitleSource;
 }
 
 /** How a reply ended, as this instance saw it. */
@@ -47,6 +67,8 @@ export class ReplyJob {
   /** The text's length in code points. */
   length = 0;
   end: ReplyEnd | null = null;
+  /** Set just before `end` when this reply named its conversation (the first turn's streams carry it). */
+  title: GivenTitle | null = null;
   readonly changes = new Changes();
   readonly done: Promise<ReplyEnd>;
   private readonly abort = new AbortController();
@@ -62,6 +84,7 @@ export class ReplyJob {
     private readonly store: UnitOfWork,
     private readonly clock: Clock,
     private readonly settings: ReplySettings,
+    private readonly naming?: Naming,
     private readonly tokens?: ReplyTokens,
   ) {
     this.keepAlive = setInterval(() => this.write(), Math.max(100, Math.floor(settings.staleMs / 3)));
@@ -129,8 +152,14 @@ export class ReplyJob {
     clearTimeout(this.writeTimer);
     await this.writing;
     let end: ReplyEnd;
+    // A reply that answered (not one that failed) names a conversation that has no name yet.
+    const name = final.text !== '' && failure === undefined ? await this.nameOf() : undefined;
     try {
-      const stored = await this.storeEnd(final);
+      const stored = await this.storeEnd(final, name);
+      if (name && stored?.status === 'completed') {
+        this.title = { conversationId: final.conversationId, ...name };
+        if (name.source === 'first_message') void this.naming?.proposal?.then((title) => (title ? this.naming?.late?.(title) : undefined)).catch(() => undefined);
+      }
       end = { message: stored, finishReason: stored?.finishReason ?? final.finishReason!, ...(failure !== undefined ? { failure } : {}) };
     } catch (storing) {
       end = { message: null, finishReason: 'error', failure: failure ?? storing };
@@ -145,15 +174,21 @@ export class ReplyJob {
    * moment (a full pool under load, a fail-over) is waited out for a few seconds, with back-off,
    * before the reply is given up (it is then swept up as interrupted, with its last stored text).
    */
-  private async storeEnd(final: Message): Promise<Message | null> {
+  private async storeEnd(final: Message, name?: ConversationName): Promise<Message | null> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.store.run((r) => r.replies.finish(final, this.clock.now()), { atomic: false });
+        return await this.store.run((r) => r.replies.finish(final, this.clock.now(), name), { atomic: false });
       } catch (storing) {
         if (!(storing instanceof DependencyUnavailableError) || attempt >= FINISH_ATTEMPTS) throw storing;
         await new Promise((resolve) => setTimeout(resolve, this.settings.writeIntervalMs * 2 ** attempt));
       }
     }
+  }
+
+  private async nameOf(): Promise<ConversationName | undefined> {
+    if (!this.naming) return undefined;
+    const proposed = await settled(this.naming.proposal);
+    return proposed ? { title: proposed, source: 'generated' } : { title: this.naming.fallback, source: 'first_message' };
   }
 
   /** A batch write soon, unless one is due already. */
@@ -190,6 +225,12 @@ export class ReplyJob {
 function writtenOnly(text: string): TokenUsage {
   const completionTokens = estimateTokens(text);
   return { promptTokens: 0, completionTokens, totalTokens: completionTokens };
+}
+
+/** The model's proposal when it is there now, else the fallback. */
+async function settled(proposal: Promise<string | null> | undefined): Promise<string | null> {
+  if (!proposal) return null;
+  return Promise.race([proposal.catch(() => null), new Promise<null>((resolve) => setImmediate(() => resolve(null)))]);
 }
 
 function modelOf(reply: Message): string {

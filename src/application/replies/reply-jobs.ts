@@ -5,7 +5,7 @@ import type { ReplyNotifications } from '../ports/reply-notifications.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { TokenUsage } from '../ports/chat-model.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
-import { ReplyJob, type Generate, type ReplySettings } from './reply-job.js';
+import { ReplyJob, type Generate, type Naming, type ReplySettings } from './reply-job.js';
 import { delay } from './signals.js';
 
 /**
@@ -33,10 +33,13 @@ export class ReplyJobs {
     this.sweep.unref();
   }
 
-  /** Starts producing an opened reply; its tokens are counted at its end (`estimate`: for a reply the model gave no count of). */
-  start(reply: Message, generate: Generate, estimate?: (text: string) => TokenUsage): ReplyJob {
+  /**
+   * Starts producing an opened reply; its tokens are counted at its end (`estimate`: for a reply
+   * the model gave no count of).
+   */
+  start(reply: Message, generate: Generate, naming?: Naming, estimate?: (text: string) => TokenUsage): ReplyJob {
     const tokens = this.usage ? { recorder: this.usage, estimate } : undefined;
-    const job = new ReplyJob(reply, generate, this.store, this.clock, this.settings, tokens);
+    const job = new ReplyJob(reply, generate, this.store, this.clock, this.settings, naming, tokens);
     this.jobs.set(reply.messageId, job);
     void job.done.finally(() => this.jobs.delete(reply.messageId));
     if (this.pastDeadline) job.stop('interrupted');

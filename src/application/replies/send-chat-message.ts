@@ -31,7 +31,7 @@ export class SendChatMessage {
     const turn = await this.startTurn.execute(input, this.model.name ?? 'unknown');
     const { request } = turn;
     const end = request
-      ? await this.jobs.start(turn.reply, (signal) => this.whole(request, signal), (text) => estimatedUsage(this.model, request, text)).done
+      ? await this.jobs.start(turn.reply, (signal) => this.whole(request, signal), turn.naming, (text) => estimatedUsage(this.model, request, text)).done
       : await this.feed.end(turn.reply, new AbortController().signal);
     if (!end) throw new ChatModelFailedError('the reply ended without finishing');
     if (end.failure !== undefined) throw end.failure;

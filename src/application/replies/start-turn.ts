@@ -9,6 +9,8 @@ import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { PersonaSource } from '../ports/persona-source.js';
 import type { Repositories, UnitOfWork } from '../ports/unit-of-work.js';
+import type { ConversationTitles } from '../conversations/conversation-titles.js';
+import type { Naming } from './reply-job.js';
 import type { ReplyJobs } from './reply-jobs.js';
 
 export interface ChatInput {
@@ -23,6 +25,8 @@ export interface ChatInput {
   parentIfStored?: string;
   /** Answer again the user message with this id, or the one this reply answers: a new reply beside the earlier ones. */
   regenerate?: string;
+  /** A conversation this turn starts is temporary. */
+  temporary?: boolean;
 }
 
 export interface Turn {
@@ -34,6 +38,8 @@ export interface Turn {
    */
   reply: Message;
   request: ChatRequest | null;
+  /** For a conversation's first turn: how its reply names it. */
+  naming?: Naming;
 }
 
 /** Tries when the same message_id is being stored by a concurrent request at the same moment. */
@@ -53,6 +59,7 @@ export class StartTurn {
     private readonly ids: IdGenerator,
     private readonly limits: ChatLimits,
     private readonly jobs: ReplyJobs,
+    private readonly titles: ConversationTitles,
   ) {}
 
   async execute(input: ChatInput, modelName: string): Promise<Turn> {
@@ -90,7 +97,10 @@ export class StartTurn {
     const conversation = record.conversation?.assertOwnedBy(input.userId) ?? candidate;
     if (record.unknownParent) throw new FieldInvalidError('parent_id', 'must be a message of this conversation');
     const request = this.requestFor(question, record.history);
-    if (record.opened) return { conversation, userMessage: record.stored ?? question, reply, request };
+    if (record.opened) {
+      const naming = record.titled ? undefined : this.titles.namingFor(question);
+      return { conversation, userMessage: record.stored ?? question, reply, request, ...(naming ? { naming } : {}) };
+    }
     if (!record.taken) return null;
 
     const difference = record.taken.differenceFrom(question, { metadata: false, createdAt: false, parentId: input.parentId !== undefined });
@@ -152,7 +162,7 @@ export class StartTurn {
 
   /** The conversation the turn goes to (not yet stored, when new). */
   private async conversationFor(r: Repositories, input: ChatInput, now: Date): Promise<Conversation> {
-    const candidate = (conversationId: string) => Conversation.create({ conversationId, userId: input.userId, createdAt: now });
+    const candidate = (conversationId: string) => Conversation.create({ conversationId, userId: input.userId, createdAt: now, temporary: input.temporary });
     if (input.conversationId !== undefined) return candidate(input.conversationId);
     if (input.messageId !== undefined) {
       // A retried request that started a conversation: the message tells which one.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SpeechCache } from '../ports/speech-cache.js';
+import type { SpeechCache, SpeechOwner } from '../ports/speech-cache.js';
 import type { AudioFormat, SpeechRequest, SpeechSynthesizer } from '../ports/speech-synthesizer.js';
 import { SpeechBroadcast } from './speech-broadcast.js';
 
@@ -36,10 +36,10 @@ export class SpeechAudio {
    * or a text short enough to be spoken in one go) comes whole; a longer one as a stream.
    * Rejects if the synthesis fails before its first bytes; a stream throws if it fails later.
    */
-  async open(request: SpeechRequest, key: string = this.keyOf(request)): Promise<SpeechOutput> {
+  async open(request: SpeechRequest, key: string = this.keyOf(request), owner?: SpeechOwner): Promise<SpeechOutput> {
     const cached = await this.cache.get(key);
     if (cached) return { kind: 'whole', audio: cached };
-    const broadcast = this.broadcastOf(request, key);
+    const broadcast = this.broadcastOf(request, key, owner);
     await broadcast.started();
     // Let an engine that has nothing left to wait for finish its file (its last pieces are already computed).
     if (!broadcast.done) await new Promise((resolve) => setImmediate(resolve));
@@ -49,11 +49,12 @@ export class SpeechAudio {
   }
 
   /** The finished file. */
-  async audioFor(request: SpeechRequest, key: string = this.keyOf(request)): Promise<Uint8Array> {
-    return (await this.cache.get(key)) ?? this.broadcastOf(request, key).whole();
+  /** `owner`: whose stored text it speaks, so that erasing them forgets the audio too. */
+  async audioFor(request: SpeechRequest, owner?: SpeechOwner, key: string = this.keyOf(request)): Promise<Uint8Array> {
+    return (await this.cache.get(key)) ?? this.broadcastOf(request, key, owner).whole();
   }
 
-  private broadcastOf(request: SpeechRequest, key: string): SpeechBroadcast {
+  private broadcastOf(request: SpeechRequest, key: string, owner?: SpeechOwner): SpeechBroadcast {
     const existing = this.inFlight.get(key);
     if (existing) return existing;
     const broadcast = new SpeechBroadcast(this.synthesizer.synthesize(request));
@@ -61,7 +62,7 @@ export class SpeechAudio {
     const forget = () => this.inFlight.delete(key);
     broadcast
       .whole()
-      .then((audio) => this.cache.set(key, audio))
+      .then((audio) => this.cache.set(key, audio, owner))
       .then(forget, forget);
     return broadcast;
   }

@@ -12,7 +12,10 @@ export function estimatedUsage(model: ChatModel, request: ChatRequest, text: str
   const own = model.estimateUsage?.(request, text);
   if (own) return own;
   const promptTokens =
-    estimateTokens(systemPromptFor(request.persona)) + request.history.reduce((sum, turn) => sum + estimateTokens(turn.text), 0) + estimateTokens(request.text);
+    estimateTokens(systemPromptFor(request.persona)) +
+    estimateTokens(request.instructions ?? '') +
+    request.history.reduce((sum, turn) => sum + estimateTokens(turn.text), 0) +
+    estimateTokens(request.text);
   const completionTokens = estimateTokens(text);
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
 }

@@ -102,6 +102,17 @@ export class UsageMeter implements UsageRecorder {
     return [...stored].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, counts]) => ({ date, ...counts }));
   }
 
+  /**
+   * Erases the user's usage (DELETE /api/users/{user_id}): what was counted here is sent first, so
+   * that nothing of theirs reaches the store after the erasure, then every record of theirs goes.
+   */
+  async forget(userId: string): Promise<number> {
+    await this.sync();
+    this.known.delete(userId);
+    for (const [key, delta] of this.pending) if (delta.userId === userId) this.pending.delete(key);
+    return this.ledger.forgetUser(userId);
+  }
+
   /** Sends what was counted and reads back the watched users' tokens; one at a time, a request during one runs after it. */
   sync(): Promise<void> {
     if (!this.running) {

@@ -8,6 +8,8 @@ import { storeMessages, type IncomingMessage } from '../services/store-messages.
 export interface SaveMessageInput extends IncomingMessage {
   userId: string;
   conversationId: string;
+  /** A conversation this message starts is temporary. */
+  temporary?: boolean;
 }
 
 export interface SaveMessageResult {
@@ -24,9 +26,9 @@ export class SaveMessage {
     private readonly ids: IdGenerator,
   ) {}
 
-  execute({ userId, conversationId, ...incoming }: SaveMessageInput): Promise<SaveMessageResult> {
+  execute({ userId, conversationId, temporary, ...incoming }: SaveMessageInput): Promise<SaveMessageResult> {
     const now = this.clock.now();
-    const candidate = Conversation.create({ conversationId, userId, createdAt: now });
+    const candidate = Conversation.create({ conversationId, userId, createdAt: now, temporary });
     return this.unitOfWork.run(
       async (repositories) => {
         const stored = await storeMessages(repositories, candidate, [incoming], { now, newId: () => this.ids.newId() });

@@ -1,6 +1,7 @@
 import { AudioFormatUnsupportedError } from '../../domain/errors.js';
 import type { AudioFormat } from '../../domain/speech.js';
 import { ReplySpeaker } from '../services/reply-speaker.js';
+import type { SpeechOwner } from '../ports/speech-cache.js';
 import type { SpeechAudio } from '../services/speech-audio.js';
 import type { SpeechVoices } from '../services/speech-voices.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
@@ -9,8 +10,8 @@ import { codePointLength } from '../../domain/text.js';
 export interface SpeakReplyInput {
   voice?: string;
   format: AudioFormat;
-  /** Whom the speech is counted for (the chat's user). */
-  userId?: string;
+  /** Whose reply it speaks: its audio is forgotten with them, and its characters counted for them. */
+  owner?: SpeechOwner;
 }
 
 /**
@@ -29,8 +30,8 @@ export class SpeakReply {
     if (!this.speech.formats.includes(input.format)) throw new AudioFormatUnsupportedError(input.format, this.speech.formats);
     const voice = await this.voices.choose(input.voice);
     const speak = async (request: Parameters<SpeechAudio['audioFor']>[0]) => {
-      const audio = await this.speech.audioFor(request);
-      this.usage?.countSpeech(input.userId, codePointLength(request.text));
+      const audio = await this.speech.audioFor(request, input.owner);
+      this.usage?.countSpeech(input.owner?.userId, codePointLength(request.text));
       return audio;
     };
     return new ReplySpeaker(speak, { voice, format: input.format, speed: 1 });

@@ -1,6 +1,7 @@
 import { AudioFormatUnsupportedError, FieldInvalidError, MessageNotFoundError, ReplyInProgressError } from '../../domain/errors.js';
 import { isSpeechSpeed, SPEECH_SPEED, SPEECH_TEXT_LIMIT, type AudioFormat } from '../../domain/speech.js';
 import { codePointLength } from '../../domain/text.js';
+import type { SpeechOwner } from '../ports/speech-cache.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { SpeechAudio, SpeechOutput } from '../services/speech-audio.js';
 import type { SpeechVoices } from '../services/speech-voices.js';
@@ -44,7 +45,7 @@ export class SynthesizeSpeech {
       throw new FieldInvalidError('speed', `must be a number from ${SPEECH_SPEED.min} to ${SPEECH_SPEED.max.toFixed(1)}`);
     }
     if (!this.speech.formats.includes(input.format)) throw new AudioFormatUnsupportedError(input.format, this.speech.formats);
-    const text = await this.textOf(input);
+    const { text, owner } = await this.textOf(input);
     const voice = await this.voices.choose(input.voice);
     const request = { text, voice, format: input.format, speed: input.speed };
     const key = this.speech.keyOf(request);
@@ -53,7 +54,7 @@ export class SynthesizeSpeech {
       format: input.format,
       source: input.messageId === undefined ? 'text' : 'message',
       open: async () => {
-        const output = await this.speech.open(request, key);
+        const output = await this.speech.open(request, key, owner);
         // Counted once the audio exists (from the cache or the engine): what the client is answered.
         this.usage?.countSpeech(input.userId, codePointLength(text));
         return output;
@@ -61,7 +62,8 @@ export class SynthesizeSpeech {
     };
   }
 
-  private async textOf({ text, messageId, userId }: SynthesizeSpeechInput): Promise<string> {
+  /** The text to speak, and whose it is when it is a stored message's. */
+  private async textOf({ text, messageId, userId }: SynthesizeSpeechInput): Promise<{ text: string; owner?: SpeechOwner }> {
     if ((text === undefined) === (messageId === undefined)) {
       throw new FieldInvalidError('text', 'give either text or message_id, not both and not neither');
     }
@@ -70,7 +72,7 @@ export class SynthesizeSpeech {
       if (codePointLength(text) > SPEECH_TEXT_LIMIT) {
         throw new FieldInvalidError('text', `must be at most ${SPEECH_TEXT_LIMIT} characters`);
       }
-      return text;
+      return { text };
     }
     if (userId === undefined) throw new FieldInvalidError('user_id', 'is required with message_id');
     const message = await this.unitOfWork.run((repositories) => repositories.messages.findById(messageId!), { atomic: false });
@@ -83,6 +85,6 @@ export class SynthesizeSpeech {
         `the message is ${codePointLength(message.text)} characters long; at most ${SPEECH_TEXT_LIMIT} can be spoken at once`,
       );
     }
-    return message.text;
+    return { text: message.text, owner: { userId: message.userId, conversationId: message.conversationId } };
   }
 }

@@ -54,7 +54,10 @@ export function streamingTests(ctx: SuiteContext): void {
     const done = await stream.end();
     expect(stream.events[0]!.id).to.equal('0');
     let held = '';
-    for (const event of stream.events.slice(1, -1)) {
+    // The first turn names its conversation just before done, at the reply's whole length.
+    expect(stream.events.at(-2)!.event).to.equal('title');
+    expect(stream.events.at(-2)!.id).to.equal(done.id);
+    for (const event of stream.events.slice(1, -2)) {
       expect(event.event).to.equal('delta');
       held += event.json.text;
       expect(event.id).to.equal(String(codePoints(held)));

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 
 /**
  * One line per request: the client's address (through trusted proxies: clientOrigin), HTTP
- * version, method, path (never the query, which may hold text), status, duration.
+ * version, method, path (never the query, which may hold text; a route whose path names a user,
+ * such as the erasure of one, as its pattern), status, duration.
  */
 export function accessLog(logger: Logger): Middleware {
   return async (ctx, next) => {
@@ -19,7 +20,7 @@ export function accessLog(logger: Logger): Middleware {
           client: ctx.state.client?.address,
           http: ctx.req.httpVersion,
           method: ctx.method,
-          path: ctx.path,
+          path: pathOf(ctx),
           status: ctx.status,
           durationMs: Math.round(durationMs * 10) / 10,
         },
@@ -27,4 +28,10 @@ export function accessLog(logger: Logger): Middleware {
       );
     }
   };
+}
+
+/** The path, or the route's pattern when the path names a user (their id stays out of the log). */
+function pathOf(ctx: { path: string; _matchedRoute?: string | RegExp }): string {
+  const route = ctx._matchedRoute;
+  return typeof route === 'string' && route.includes(':user_id') ? route : ctx.path;
 }

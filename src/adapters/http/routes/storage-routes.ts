@@ -1,15 +1,14 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { IncomingMessage } from '../../../application/services/store-messages.js';
-import { conversationPageJson, deletedJson, messagePageJson, savedMessageJson, savedSessionJson, switchedBranchJson } from '../presenters.js';
+import { deletedJson, messagePageJson, savedMessageJson, savedSessionJson, switchedBranchJson } from '../presenters.js';
 import type { RequestSchemas } from '../schemas.js';
 import { DeleteMessages } from '../../../application/use-cases/delete-messages.js';
-import { ListConversations } from '../../../application/use-cases/list-conversations.js';
 import { LoadMessages } from '../../../application/use-cases/load-messages.js';
 import { SaveMessage } from '../../../application/use-cases/save-message.js';
 import { SaveSession } from '../../../application/use-cases/save-session.js';
 import { SwitchBranch } from '../../../application/use-cases/switch-branch.js';
-import { branchCursor, conversationCursor, messageCursor } from '../cursor.js';
+import { branchCursor, messageCursor } from '../cursor.js';
 import type { Resolve } from '../resolve.js';
 import { parseRequest } from '../validate.js';
 
@@ -30,6 +29,7 @@ export function storageRoutes(router: Router, resolve: Resolve, schemas: Request
     const result = await resolve(SaveMessage).execute({
       userId: input.user_id,
       conversationId: input.conversation_id,
+      temporary: input.temporary,
       ...incoming(input),
     });
     ctx.status = result.created ? 201 : 200;
@@ -83,13 +83,6 @@ export function storageRoutes(router: Router, resolve: Resolve, schemas: Request
     ctx.body = savedSessionJson(result);
   });
 
-  router.get('/api/chat/conversations', async (ctx) => {
-    const input = parseRequest(schemas.listConversations, ctx.query, 'query');
-    const userId = input.user_id;
-    const after = input.cursor === undefined ? null : conversationCursor.decode(input.cursor, userId);
-    const page = await resolve(ListConversations).execute({ userId, limit: input.limit, after });
-    ctx.body = conversationPageJson(page.items, page.next ? conversationCursor.encode(userId, page.next) : null);
-  });
 }
 
 /**

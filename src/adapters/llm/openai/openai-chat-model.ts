@@ -112,7 +112,7 @@ export class OpenAiChatModel implements ChatModel {
 /** The persona as the system message, then the bounded history, then the new message. */
 export function messagesFor(request: ChatRequest): Messages {
   return [
-    { role: 'system', content: systemPromptFor(request.persona) },
+    { role: 'system', content: request.instructions ?? systemPromptFor(request.persona) },
     ...request.history.map((turn) => ({ role: turn.role, content: turn.text })),
     { role: 'user', content: request.text },
   ];

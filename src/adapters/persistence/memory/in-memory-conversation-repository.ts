@@ -1,19 +1,18 @@
-import type {
-  ConversationPage,
-  ConversationPosition,
-  ConversationRepository,
-  ConversationSummary,
-} from '../../../application/ports/conversation-repository.js';
-import { conversationTitle, type Conversation } from '../../../domain/conversation.js';
+import type { ConversationPage, ConversationPosition, ConversationRepository, ConversationSummary, Deleted, Expiry } from '../../../application/ports/conversation-repository.js';
+import { shownTitle, type Conversation, type ConversationChanges, type TitleSource } from '../../../domain/conversation.js';
 import { User } from '../../../domain/user.js';
-import type { UndoLog } from './undo-log.js';
+import { dropConversation } from './memory-bound.js';
 import type { MemoryStore, StoredConversation } from './memory-store.js';
+import type { UndoLog } from './undo-log.js';
 
-/** Most recently active first; ties by conversation id, descending. */
+/** Pinned first, then most recently active; ties by conversation id, descending. */
 function comesBefore(a: ConversationPosition, b: ConversationPosition): boolean {
+  if (a.pinned !== b.pinned) return a.pinned;
   const byTime = b.activeAt.getTime() - a.activeAt.getTime();
   return byTime < 0 || (byTime === 0 && a.conversationId > b.conversationId);
 }
+
+const positionOf = (s: StoredConversation): ConversationPosition => ({ pinned: s.pinned, activeAt: s.activeAt, conversationId: s.conversation.conversationId });
 
 export class InMemoryConversationRepository implements ConversationRepository {
   constructor(
@@ -25,6 +24,11 @@ export class InMemoryConversationRepository implements ConversationRepository {
     return this.store.conversations.get(conversationId)?.conversation ?? null;
   }
 
+  async summary(conversationId: string): Promise<ConversationSummary | null> {
+    const stored = this.store.conversations.get(conversationId);
+    return stored ? this.summarize(stored) : null;
+  }
+
   /** Stores the conversation (and its user) unless one with that id exists; the stored one. For the memory store's own use. */
   async claim(conversation: Conversation): Promise<Conversation> {
     const existing = this.store.conversations.get(conversation.conversationId);
@@ -34,7 +38,7 @@ export class InMemoryConversationRepository implements ConversationRepository {
       this.store.users.set(userId, User.restore({ userId, createdAt: conversation.createdAt }));
       this.undo.record(() => this.store.users.delete(userId));
     }
-    this.store.addConversation({ conversation, activeAt: conversation.createdAt, headId: null });
+    this.store.addConversation({ conversation, activeAt: conversation.createdAt, headId: null, title: null, titleSource: null, pinned: false, archived: false });
     this.undo.record(() => this.store.removeConversation(conversation.conversationId, false));
     return conversation;
   }
@@ -49,17 +53,95 @@ export class InMemoryConversationRepository implements ConversationRepository {
     this.undo.record(() => (stored.activeAt = previous));
   }
 
-  async listByUser(userId: string, limit: number, after: ConversationPosition | null): Promise<ConversationPage> {
-    const position = (s: StoredConversation) => ({ activeAt: s.activeAt, conversationId: s.conversation.conversationId });
+  async listByUser(userId: string, limit: number, after: ConversationPosition | null, archived: boolean): Promise<ConversationPage> {
     const mine = [...this.store.conversations.values()]
-      .filter((s) => s.conversation.userId === userId && (!after || comesBefore(after, position(s))))
-      .sort((a, b) => (comesBefore(position(a), position(b)) ? -1 : 1));
+      .filter((s) => s.conversation.userId === userId && !s.conversation.temporary && s.archived === archived && (!after || comesBefore(after, positionOf(s))))
+      .sort((a, b) => (comesBefore(positionOf(a), positionOf(b)) ? -1 : 1));
     const page = mine.slice(0, limit);
     const last = page.at(-1);
-    return {
-      items: page.map((s) => this.summarize(s)),
-      next: mine.length > limit && last ? position(last) : null,
+    return { items: page.map((s) => this.summarize(s)), next: mine.length > limit && last ? positionOf(last) : null };
+  }
+
+  async update(conversationId: string, userId: string, changes: ConversationChanges): Promise<ConversationSummary | null> {
+    const stored = this.store.conversations.get(conversationId);
+    if (!stored?.conversation.isOwnedBy(userId)) return null;
+    const previous = { ...stored };
+    if (changes.title !== undefined) Object.assign(stored, changes.title === null ? { title: null, titleSource: null } : { title: changes.title, titleSource: 'user' });
+    if (changes.pinned !== undefined) stored.pinned = changes.pinned;
+    if (changes.archived !== undefined) stored.archived = changes.archived;
+    this.undo.record(() => Object.assign(stored, previous));
+    return this.summarize(stored);
+  }
+
+  async nameUnlessUserDid(conversationId: string, title: string, source: TitleSource): Promise<boolean> {
+    const stored = this.store.conversations.get(conversationId);
+    if (!stored || stored.titleSource === 'user' || (source !== 'generated' && stored.titleSource !== null)) return false;
+    this.name(stored, title, source);
+    return true;
+  }
+
+  /** For the memory store's own use: a title for a conversation without one (with its first finished reply). */
+  nameIfUntitled(conversationId: string, title: string, source: TitleSource): void {
+    const stored = this.store.conversations.get(conversationId);
+    if (stored && stored.titleSource === null) this.name(stored, title, source);
+  }
+
+  async deleteOwned(conversationId: string, userId: string): Promise<Deleted> {
+    const stored = this.store.conversations.get(conversationId);
+    if (!stored?.conversation.isOwnedBy(userId)) return { conversations: 0, messages: 0, sessions: 0 };
+    return this.drop(conversationId);
+  }
+
+  async eraseUser(userId: string): Promise<Deleted & { users: number }> {
+    const total = { conversations: 0, messages: 0, sessions: 0, users: 0 };
+    const user = this.store.users.get(userId);
+    for (const stored of [...this.store.conversations.values()]) {
+      if (stored.conversation.userId !== userId) continue;
+      const gone = this.drop(stored.conversation.conversationId);
+      total.conversations += gone.conversations;
+      total.messages += gone.messages;
+      total.sessions += gone.sessions;
+    }
+    if (user) {
+      // Dropping their last conversation may have taken the user along already.
+      if (this.store.users.delete(userId)) this.undo.record(() => this.store.users.set(userId, user));
+      total.users = 1;
+    }
+    return total;
+  }
+
+  async sweepExpired(expiry: Expiry): Promise<{ temporary: number; retained: number; messages: number }> {
+    const expired = (s: StoredConversation): 'temporary' | 'retained' | null => {
+      if (expiry.temporaryBefore && s.conversation.temporary && s.activeAt < expiry.temporaryBefore) return 'temporary';
+      if (expiry.retainedBefore && s.activeAt < expiry.retainedBefore) return 'retained';
+      return null;
     };
+    const doomed = [...this.store.conversations.values()]
+      .flatMap((s) => {
+        const kind = expired(s);
+        return kind ? [{ id: s.conversation.conversationId, activeAt: s.activeAt, kind }] : [];
+      })
+      .sort((a, b) => a.activeAt.getTime() - b.activeAt.getTime())
+      .slice(0, expiry.batch);
+    const swept = { temporary: 0, retained: 0, messages: 0 };
+    for (const { id, kind } of doomed) {
+      swept[kind]++;
+      swept.messages += this.drop(id).messages;
+    }
+    return swept;
+  }
+
+  private drop(conversationId: string): Deleted {
+    const { restore, ...counts } = dropConversation(this.store, conversationId);
+    this.undo.record(restore);
+    return counts;
+  }
+
+  private name(stored: StoredConversation, title: string, source: TitleSource): void {
+    const previous = { title: stored.title, titleSource: stored.titleSource };
+    stored.title = title;
+    stored.titleSource = source;
+    this.undo.record(() => Object.assign(stored, previous));
   }
 
   private summarize(stored: StoredConversation): ConversationSummary {
@@ -70,11 +152,17 @@ export class InMemoryConversationRepository implements ConversationRepository {
       return session && session.title !== null ? [session] : [];
     });
     const latest = sessions.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
+    const { title, titleSource } = shownTitle(stored.title, stored.titleSource, latest?.title ?? null, timeline[0]?.message.text ?? null);
     return {
       conversation: stored.conversation,
-      title: conversationTitle(latest?.title ?? null, timeline[0]?.message.text ?? null),
+      title,
+      titleSource,
+      activeAt: stored.activeAt,
       lastMessageAt: timeline.length > 0 ? stored.activeAt : null,
       messageCount: timeline.length,
+      headId: stored.headId,
+      pinned: stored.pinned,
+      archived: stored.archived,
     };
   }
 }

@@ -1,4 +1,5 @@
-import type { RegenerateRecord, RegenerateStart, ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
+import type { ConversationName, RegenerateRecord, RegenerateStart, ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
+import { InMemoryConversationRepository } from './in-memory-conversation-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { cutShort, grown, isCutShort, isStale } from '../../../domain/reply.js';
 import { InMemoryMessageRepository } from './in-memory-message-repository.js';
@@ -11,7 +12,7 @@ export class InMemoryReplyRepository implements ReplyRepository {
 
   constructor(
     private readonly store: MemoryStore,
-    undo: UndoLog,
+    private readonly undo: UndoLog,
     private readonly announce: (replyId: string) => void,
   ) {
     this.messages = new InMemoryMessageRepository(store, undo);
@@ -36,6 +37,7 @@ export class InMemoryReplyRepository implements ReplyRepository {
       opened: stored !== null,
       unknownParent: appended.unknownParents.length > 0,
       stored,
+      titled: (this.store.conversations.get(conversationId)?.titleSource ?? null) !== null,
     };
   }
 
@@ -86,7 +88,7 @@ export class InMemoryReplyRepository implements ReplyRepository {
     return true;
   }
 
-  async finish(reply: Message, at: Date): Promise<Message | null> {
+  async finish(reply: Message, at: Date, name?: ConversationName): Promise<Message | null> {
     const entry = this.store.messages.get(reply.messageId);
     if (!entry || entry.message.status !== 'in_progress') return entry?.message ?? null;
     if (reply.text === '') {
@@ -95,9 +97,14 @@ export class InMemoryReplyRepository implements ReplyRepository {
       entry.message = reply.with({ status: 'completed', progressAt: null, parentId: entry.message.parentId });
       const conversation = this.store.conversations.get(reply.conversationId);
       if (conversation && conversation.activeAt < at) conversation.activeAt = at;
+      if (name) new InMemoryConversationRepository(this.store, this.undo).nameIfUntitled(reply.conversationId, name.title, name.source);
     }
     this.announce(reply.messageId);
     return this.store.messages.get(reply.messageId)?.message ?? null;
+  }
+
+  async inProgressOf(userId: string): Promise<Message[]> {
+    return [...this.store.messages.values()].map((e) => e.message).filter((m) => m.userId === userId && m.status === 'in_progress');
   }
 
   async findInProgress(conversationId: string): Promise<Message | null> {

@@ -45,6 +45,13 @@ export class InMemoryUsageLedger implements UsageLedger {
     }
   }
 
+  async forgetUser(userId: string): Promise<number> {
+    const days = this.byUserDay.get(userId)?.size ?? 0;
+    this.byUserDay.delete(userId);
+    for (const key of [...this.windows.keys()]) if (key.startsWith(`${userId}\n`)) this.windows.delete(key);
+    return days;
+  }
+
   /** Minutes are added in time order, so the old ones come first. */
   private forgetBefore(cutoff: number): void {
     for (const [key, entry] of this.windows) {

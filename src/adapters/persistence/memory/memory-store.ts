@@ -1,4 +1,4 @@
-import type { Conversation } from '../../../domain/conversation.js';
+import type { Conversation, TitleSource } from '../../../domain/conversation.js';
 import type { Message } from '../../../domain/message.js';
 import type { Session } from '../../../domain/session.js';
 import type { User } from '../../../domain/user.js';
@@ -17,6 +17,10 @@ export interface StoredConversation {
   activeAt: Date;
   /** The last message of the active branch. */
   headId: string | null;
+  title: string | null;
+  titleSource: TitleSource | null;
+  pinned: boolean;
+  archived: boolean;
 }
 
 /** Everything the in-memory adapters keep; one instance is one database. */

@@ -20,7 +20,8 @@ type SiblingsRow = { sibling_count: string; sibling_index: string; previous_id: 
  * Messages in PostgreSQL. Every method is one statement (one round trip), atomic by itself;
  * conversation counts are kept by the database's own trigger on `messages`. A conversation is a
  * tree through `parent_id`; branches are read by walking parent pointers (one primary-key lookup
- * per message), siblings through the `messages_children` index.
+ * per message), siblings through the `messages_children` index. A conversation that never forked
+ * (`conversations.forked`, kept by the insert trigger) is one chain in insertion order, read as such.
  */
 export class PostgresMessageRepository implements MessageRepository {
   constructor(private readonly db: Statements) {}
@@ -81,18 +82,27 @@ export class PostgresMessageRepository implements MessageRepository {
   async pageBranch(conversationId: string, userId: string, query: BranchQuery): Promise<BranchPage> {
     const { order, limit, after } = query;
     const leaf: Sql = after ? sql`${after.leafId}` : query.leafId !== null ? sql`${query.leafId}` : sql`select head_id from owned`;
-    // desc walks up from the leaf (or from the parent of the last message returned) only as far as the page;
-    // asc walks the whole path from the leaf and reads it from its first message.
+    // desc walks up from the leaf (or from the parent of the last message returned) only as far as the page.
+    // asc, in a conversation that never forked (one chain, in insertion order), reads the chain up to
+    // the leaf in `seq` order from the last message returned; in a tree it walks the whole path from the
+    // leaf and reads it from its first message.
+    const seqOf = (id: unknown) => sql`(select seq from messages where message_id = (${id}) and conversation_id = ${conversationId})`;
     const walk =
       order === 'desc'
         ? pathUp('path', after ? sql`select parent_id from messages where message_id = ${after.afterId} and conversation_id = ${conversationId}` : leaf, conversationId, limit + 1)
-        : pathUp('path', leaf, conversationId, null);
+        : sql`${pathUp('path', leaf, conversationId, null, sql`(select forked from owned)`)},
+       chain as (
+         select m.message_id, m.parent_id, -m.seq as depth from messages m
+         where not (select forked from owned) and m.conversation_id = ${conversationId}
+           and m.seq <= ${seqOf(leaf)} ${after ? sql`and m.seq > ${seqOf(after.afterId)}` : empty}
+         order by m.seq limit ${limit + 1})`;
     const window =
       order === 'desc'
         ? sql`select * from path order by depth limit ${limit + 1}`
         : after
-          ? sql`select * from path where depth < (select depth from path where message_id = ${after.afterId}) order by depth desc limit ${limit + 1}`
-          : sql`select * from path order by depth desc limit ${limit + 1}`;
+          ? sql`(select * from path where depth < (select depth from path where message_id = ${after.afterId}) order by depth desc limit ${limit + 1})
+                union all select * from chain`
+          : sql`(select * from path order by depth desc limit ${limit + 1}) union all select * from chain`;
     const [row] = await this.db.rows<{ owner: ConversationRow | null; leaf_found: boolean; page: (MessageRow & SiblingsRow)[] }>(
       sql`/* messages.page_branch */ with recursive owned as (
          select * from conversations where conversation_id = ${conversationId} and user_id = ${userId}),
@@ -170,8 +180,12 @@ export class PostgresMessageRepository implements MessageRepository {
            and m.message_id not in (select message_id from doomed) returning 1),
        deleted as (delete from messages m where m.message_id in (select message_id from doomed) returning 1),
        moved as (
-         update conversations c set head_id = (select target from lifted where message_id = c.head_id)
-         where c.conversation_id = (select conversation_id from locked) and c.head_id in (select message_id from doomed))
+         update conversations c set
+           head_id = case when c.head_id in (select message_id from doomed) then (select target from lifted where message_id = c.head_id) else c.head_id end,
+           -- Children moved up may meet siblings: the conversation is no longer known to be one chain.
+           forked = c.forked or exists (select 1 from spliced)
+         where c.conversation_id = (select conversation_id from locked)
+           and (c.head_id in (select message_id from doomed) or exists (select 1 from spliced)))
        select (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as conversation,
               (select count(*) from deleted) + 0 * (select count(*) from spliced) as deleted`,
     );

@@ -1,4 +1,4 @@
-import type { RegenerateRecord, RegenerateStart, ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
+import type { ConversationName, RegenerateRecord, RegenerateStart, ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { CUT_SHORT } from '../../../domain/reply.js';
 import { claimAndInsert, conversationFirst, MESSAGE_COLUMNS, messageInput, pathUp, textArray, toConversation, toMessage, treeInput, type ConversationRow, type MessageRow } from './rows.js';
@@ -68,6 +68,7 @@ export class PostgresReplyRepository implements ReplyRepository {
       opened,
       unknownParent: row!.unknown_parent,
       stored: opened && questionRow ? start.userMessage.with({ parentId: questionRow.parent_id }) : null,
+      titled: (stored as { title_source?: string | null } | null)?.title_source != null,
     };
   }
 
@@ -153,8 +154,9 @@ export class PostgresReplyRepository implements ReplyRepository {
     return rows.length > 0;
   }
 
-  async finish(reply: Message, at: Date): Promise<Message | null> {
+  async finish(reply: Message, at: Date, name?: ConversationName): Promise<Message | null> {
     const id = reply.messageId;
+    const [title, source] = name ? [name.title, name.source] : [null, null];
     const [row] = await this.db.rows<{ finished: MessageRow | null; current: MessageRow | null; removed: string }>(
       sql`/* replies.finish */ with current as (select * from messages where message_id = ${id}),
        ${conversationFirst(sql`(select conversation_id from current)`)},
@@ -168,7 +170,10 @@ export class PostgresReplyRepository implements ReplyRepository {
        touched as (
          update conversations c set
            active_at = case when exists (select 1 from finished) then greatest(c.active_at, ${at}) else c.active_at end,
-           head_id = case when c.head_id in (select message_id from removed) then (select parent_id from removed) else c.head_id end
+           head_id = case when c.head_id in (select message_id from removed) then (select parent_id from removed) else c.head_id end,
+           -- A conversation without a title is named with its first finished reply.
+           title = case when c.title_source is null and exists (select 1 from finished) and ${title}::text is not null then ${title}::text else c.title end,
+           title_source = case when c.title_source is null and exists (select 1 from finished) and ${title}::text is not null then ${source}::text else c.title_source end
          where c.conversation_id = (select conversation_id from current) and (exists (select 1 from finished) or exists (select 1 from removed)))
        select (select row_to_json(f) from finished f) as finished,
               (select row_to_json(c) from current c) as current,
@@ -178,6 +183,11 @@ export class PostgresReplyRepository implements ReplyRepository {
     if (row!.finished) return toMessage(row!.finished);
     if (Number(row!.removed) > 0 || !row!.current) return null;
     return toMessage(row!.current);
+  }
+
+  async inProgressOf(userId: string): Promise<Message[]> {
+    const rows = await this.db.rows<MessageRow>(sql`/* replies.in_progress_of */ select * from messages where user_id = ${userId} and status = 'in_progress'`);
+    return rows.map(toMessage);
   }
 
   async findInProgress(conversationId: string): Promise<Message | null> {

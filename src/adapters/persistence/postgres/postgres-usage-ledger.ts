@@ -101,6 +101,17 @@ export class PostgresUsageLedger implements UsageLedger {
     });
   }
 
+  forgetUser(userId: string): Promise<number> {
+    return this.guard(async () => {
+      const [row] = await this.db.rows<{ days: string }>(
+        sql`/* usage.forget */ with windows as (delete from usage_request_windows where user_id = ${userId}),
+         days as (delete from usage where user_id = ${userId} returning 1)
+         select count(*) as days from days`,
+      );
+      return Number(row!.days);
+    });
+  }
+
   private async cleanOldWindows(): Promise<void> {
     if (Date.now() - this.cleanedAt < CLEAN_EVERY_MS) return;
     this.cleanedAt = Date.now();

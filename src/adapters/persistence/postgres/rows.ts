@@ -35,10 +35,11 @@ export interface ConversationRow {
   created_at: Timestamp;
   active_at: Timestamp;
   head_id: string | null;
+  temporary?: boolean;
 }
 
-export const toConversation = (row: Pick<ConversationRow, 'conversation_id' | 'user_id' | 'created_at'>) =>
-  Conversation.restore({ conversationId: row.conversation_id, userId: row.user_id, createdAt: toDate(row.created_at) });
+export const toConversation = (row: Pick<ConversationRow, 'conversation_id' | 'user_id' | 'created_at' | 'temporary'>) =>
+  Conversation.restore({ conversationId: row.conversation_id, userId: row.user_id, createdAt: toDate(row.created_at), temporary: row.temporary === true });
 
 export const toMessage = (row: MessageRow) =>
   Message.restore({
@@ -152,10 +153,10 @@ export function treeInput(conversationId: string, messages: readonly Message[], 
  * (Migration20261126000000), so a message that was not inserted never does.
  */
 export function claimAndInsert(conversation: Conversation, messages: readonly Message[]): Sql {
-  const { conversationId, userId, createdAt } = conversation;
+  const { conversationId, userId, createdAt, temporary } = conversation;
   return sql`claimed as (
-         insert into conversations (conversation_id, user_id, created_at, active_at)
-         select ${conversationId}, ${userId}, ${createdAt}, ${createdAt}
+         insert into conversations (conversation_id, user_id, created_at, active_at, temporary)
+         select ${conversationId}, ${userId}, ${createdAt}, ${createdAt}, ${temporary}
          where not exists (select 1 from taken) and not exists (select 1 from unknown_parent)
          on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
            where conversations.user_id = excluded.user_id
@@ -176,13 +177,13 @@ export const conversationFirst = (conversationId: unknown) =>
 
 /**
  * A recursive CTE `path(message_id, parent_id, depth)`: the messages from `from` up through their
- * parents, `from` at depth 1, at most `maxDepth` of them (null: to the first message). Each step
+ * parents, `from` at depth 1, at most `maxDepth` of them (null: to the first message), when `when` holds. Each step
  * is one primary-key lookup, so a bounded walk costs the same whatever the size of the tree.
  */
-export function pathUp(name: string, from: Sql, conversationId: string, maxDepth: number | null): Sql {
+export function pathUp(name: string, from: Sql, conversationId: string, maxDepth: number | null, when: Sql = sql`true`): Sql {
   const bound = maxDepth === null ? sql`` : sql`where p.depth < ${maxDepth}`;
   return sql`${raw(name)}(message_id, parent_id, depth) as (
-         select m.message_id, m.parent_id, 1 from messages m where m.message_id = (${from}) and m.conversation_id = ${conversationId}
+         select m.message_id, m.parent_id, 1 from messages m where m.message_id = (${from}) and m.conversation_id = ${conversationId} and ${when}
          union all
          select m.message_id, m.parent_id, p.depth + 1 from ${raw(name)} p join messages m on m.message_id = p.parent_id ${bound})`;
 }

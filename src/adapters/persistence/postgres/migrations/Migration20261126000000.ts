@@ -13,7 +13,11 @@ const countTrigger = (onInsert: string) => `create or replace function "count_co
         return null;
       end $$`;
 
-const HEAD_FOLLOWS_INSERTS = countTrigger(`update "conversations" c set "message_count" = c."message_count" + n.count, "head_id" = n.last_id
+const HEAD_FOLLOWS_INSERTS = countTrigger(`update "conversations" c set "message_count" = c."message_count" + n.count, "head_id" = n.last_id,
+              "forked" = c."forked" or exists (
+                select 1 from new_rows r join "messages" s
+                  on s."conversation_id" = r."conversation_id" and coalesce(s."parent_id", '') = coalesce(r."parent_id", '') and s."message_id" <> r."message_id"
+                where r."conversation_id" = c."conversation_id")
             from (select "conversation_id", count(*) as count, (array_agg("message_id" order by "seq" desc))[1] as last_id
                   from new_rows group by 1) n
             where c."conversation_id" = n."conversation_id";`);
@@ -42,6 +46,10 @@ export class Migration20261126000000 extends Migration {
   override async up(): Promise<void> {
     await this.execute(`alter table "messages" add column if not exists "parent_id" varchar(128) collate "C" null`);
     await this.execute(`alter table "conversations" add column if not exists "head_id" varchar(128) collate "C" null`);
+    // False while the conversation is one chain (every message has at most one child): then its
+    // branch is its insertion order. Existing conversations become single chains below.
+    await this.execute(`alter table "conversations" add column if not exists "forked" boolean not null default false`);
+    await this.execute(`create index concurrently if not exists "messages_chain" on "messages" ("conversation_id", "seq")`);
     // Children of a message (siblings of one another) in creation order; a first message's parent is ''.
     await this.execute(`create index concurrently if not exists "messages_children"
       on "messages" ("conversation_id", (coalesce("parent_id", '')), "created_at", "seq")`);
@@ -77,7 +85,8 @@ export class Migration20261126000000 extends Migration {
     await this.execute(`drop index if exists "messages_one_reply_in_progress"`);
     await this.execute(`drop index if exists "messages_replies"`);
     await this.execute(`drop index if exists "messages_children"`);
-    await this.execute(`alter table "conversations" drop column if exists "head_id"`);
+    await this.execute(`drop index if exists "messages_chain"`);
+    await this.execute(`alter table "conversations" drop column if exists "head_id", drop column if exists "forked"`);
     await this.execute(`alter table "messages" drop column if exists "parent_id"`);
   }
 }

@@ -3,6 +3,7 @@ import { Migration20261123000000 } from './Migration20261123000000.js';
 import { Migration20261125000000 } from './Migration20261125000000.js';
 import { Migration20261126000000 } from './Migration20261126000000.js';
 import { Migration20261129000000 } from './Migration20261129000000.js';
+import { Migration20261130000000 } from './Migration20261130000000.js';
 
 /**
  * Every migration, in order: the one description of the tables (the repositories' SQL and
@@ -16,4 +17,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125000000', class: Migration20261125000000 },
   { name: 'Migration20261126000000', class: Migration20261126000000 },
   { name: 'Migration20261129000000', class: Migration20261129000000 },
+  { name: 'Migration20261130000000', class: Migration20261130000000 },
 ];
