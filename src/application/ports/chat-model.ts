@@ -11,6 +11,12 @@ export interface ChatRequest {
   history: HistoryTurn[];
   /** The user's new message. */
   text: string;
+  /** Added to the persona's system prompt for this request only (OpenAI's `instructions`). */
+  instructions?: string;
+  /** At most this many tokens of reply: the model stops there with `length`. */
+  maxOutputTokens?: number;
+  /** Sampling temperature, 0..2, for models that take one. */
+  temperature?: number;
 }
 
 export interface ChatReply {

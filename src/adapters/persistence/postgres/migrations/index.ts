@@ -2,6 +2,7 @@ import { Migration20261122000000 } from './Migration20261122000000.js';
 import { Migration20261123000000 } from './Migration20261123000000.js';
 import { Migration20261125000000 } from './Migration20261125000000.js';
 import { Migration20261126000000 } from './Migration20261126000000.js';
+import { Migration20261128000000 } from './Migration20261128000000.js';
 
 /**
  * Every migration, in order: the one description of the tables (the repositories' SQL and
@@ -14,4 +15,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123000000', class: Migration20261123000000 },
   { name: 'Migration20261125000000', class: Migration20261125000000 },
   { name: 'Migration20261126000000', class: Migration20261126000000 },
+  { name: 'Migration20261128000000', class: Migration20261128000000 },
 ];
