@@ -39,6 +39,7 @@ import { Lifetime } from './lifetime.js';
 import { createLogger } from './logger.js';
 import { VERSION } from './project-files.js';
 import { checkSpeechVoices, speechSynthesizerFor, startSpeech } from './speech.js';
+import { bindResponses } from './responses-bindings.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 
 /**
@@ -132,4 +133,5 @@ function bindApplication(c: Container): void {
   bind(SynthesizeSpeech, [TOKENS.UnitOfWork, SpeechVoices, SpeechAudio]);
   bind(ListSpeechVoices, [SpeechVoices]);
   bind(SpeakReply, [SpeechVoices, SpeechAudio]);
+  bindResponses(bind);
 }
