@@ -3,6 +3,8 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { BODY_ERRORS, headers, json, reply, responses } from './openapi-responses.js';
 import { replyPaths } from './openapi-replies.js';
 import { speechPaths } from './openapi-speech.js';
+import { openAiPaths } from './openapi-openai.js';
+import { openAiRequestSchemas } from './openai-request-schemas.js';
 import * as out from './response-schemas.js';
 import { requestSchemas, type SchemaLimits } from './schemas.js';
 import { STREAM_EVENT_SCHEMAS } from './stream-event-schemas.js';
@@ -106,6 +108,7 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
         }),
       },
       ...speechPaths(op),
+      ...openAiPaths(openAiRequestSchemas(limits), op),
       '/v1/health': {
         get: op('Health check', { responses: responses({ '200': reply('The process serves', out.healthResponse) }) }),
       },

@@ -78,7 +78,8 @@ export class CreateResponse {
     };
     await this.unitOfWork.run((r) => r.responses.save(record), { atomic: false });
     this.jobs.start(turn.reply, (signal) => this.model.stream(request, signal));
-    return storedResponseStream(this.feed, turn.reply, record);
+    const replyId = turn.reply.messageId;
+    return { ...storedResponseStream(this.feed, turn.reply, record), cancel: () => void this.jobs.requestStop(replyId).catch(() => undefined) };
   }
 
   /** Where the turn goes: the conversation (its head), or after the previous response; neither: a new conversation. */

@@ -28,6 +28,8 @@ export interface ResponseStream {
   /** The response in progress, without text: what `response.created` shows. */
   begun: ResponseView;
   events(from: number, signal: AbortSignal): AsyncGenerator<ResponseEvent>;
+  /** Stops the response (its reply, wherever it is produced); absent for one that is not stored. */
+  cancel?: () => void;
 }
 
 /** The view of a stored reply. */
@@ -47,4 +49,10 @@ export function begunView(view: ResponseView): ResponseView {
 /** A reply stopped before its first piece is removed; its response is shown cancelled, without text. */
 export function removedView(view: ResponseView): ResponseView {
   return { ...view, reply: { ...begunView(view).reply, status: 'completed', finishReason: 'cancelled' } };
+}
+
+/** A reply that failed and was not kept (it had no text, or its end could not be stored): failed, with `detail`. */
+export function failedView(view: ResponseView, detail: string): ResponseView {
+  const begun = begunView(view).reply;
+  return { ...view, reply: { ...begun, status: 'completed', finishReason: 'error', metadata: { ...begun.metadata, error: detail } } };
 }
