@@ -26,18 +26,15 @@ export function openAiFailure(error: unknown) {
 
 /**
  * Errors on OpenAI's paths in OpenAI's shape, whatever raised them: a route, the identity check
- * before it (401 with WWW-Authenticate, 403), a path no route answers (404) or a method it does
- * not (405 with Allow).
+ * before it (401 with WWW-Authenticate, 403), or a method the path does not answer (405 with Allow).
  */
 export function openAiPathErrors(logger: Logger): Middleware {
   return async (ctx, next) => {
     if (!OPENAI_API_PATHS.test(ctx.path)) return next();
     try {
       await next();
-      if (ctx.body == null && (ctx.status === 404 || ctx.status === 405)) {
-        const allowed = ctx.response.get('Allow');
-        throw new HttpProblem(ctx.status, ctx.status === 404 ? `no endpoint at ${ctx.path}` : `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${allowed}`);
-      }
+      // A path no route answers is no path of these APIs: its 404 is every unknown path's (the error handler's).
+      if (ctx.body == null && ctx.status === 405) throw new HttpProblem(405, `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
     } catch (error) {
       const failure = openAiFailure(error);
       if (failure.unexpected) logUnexpected(logger, ctx, error);
