@@ -4,7 +4,7 @@ import { uid } from '../support/ids.js';
 import type { IdentityTestService } from '../support/identity-service.js';
 import { eventually } from '../support/reply-client.js';
 import { EventReader, expectNumbering, expectWholeStream, textOf } from '../support/response-events.js';
-import { responsesClient } from '../support/responses-client.js';
+import { expectStatus, failure, responsesClient } from '../support/responses-client.js';
 import { ScriptedChatModel } from '../support/scripted-chat-model.js';
 import { startTestService, type CallOptions, type TestService } from '../support/service.js';
 
@@ -383,17 +383,3 @@ describe("OpenAI's Responses API, through the official SDK", function () {
   });
 });
 
-/** The SDK's error of a call that must fail. */
-export async function failure(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof OpenAI.APIError) return error;
-    throw error;
-  }
-  throw new Error('the call succeeded');
-}
-
-export async function expectStatus(call: Promise<unknown>, status: number): Promise<void> {
-  expect((await failure(call)).status).to.equal(status);
-}

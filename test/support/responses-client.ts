@@ -1,4 +1,5 @@
-import type OpenAI from 'openai';
+import { expect } from 'chai';
+import OpenAI from 'openai';
 import type { ClientOptions } from 'openai';
 import type { IdentityTestService } from './identity-service.js';
 import { openAiClientFor } from './openai-client.js';
@@ -13,4 +14,19 @@ export async function responsesClient(service: TestService, user: string, option
   const provider = (service as Partial<IdentityTestService>).provider;
   const apiKey = provider ? await provider.token(user) : user;
   return openAiClientFor(service, { apiKey, ...options });
+}
+
+/** The SDK's error of a call that must fail. */
+export async function failure(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof OpenAI.APIError) return error;
+    throw error;
+  }
+  throw new Error('the call succeeded');
+}
+
+export async function expectStatus(call: Promise<unknown>, status: number): Promise<void> {
+  expect((await failure(call)).status).to.equal(status);
 }
