@@ -140,15 +140,15 @@ export function openAiPaths(req: OpenAiRequestSchemas, op: Operation): ZodOpenAp
     },
     '/v1/models': {
       get: op('The model (OpenAI Models API)', {
-        description: 'The configured language model, in OpenAI\'s list shape. With identity off, no credential is needed.',
-        responses: openAiResponses({ '200': reply('The models', out.openAiModelList), '405': notAllowed }),
+        description: 'The configured language model, in OpenAI\'s list shape. With identity off, no credential is needed (401 only with identity on).',
+        responses: openAiResponses({ '200': reply('The models', out.openAiModelList), '401': unauthorized, '405': notAllowed }),
       }),
     },
     '/v1/models/{model}': {
       get: op('A model', {
         description: 'The configured model by its id; any other: 404.',
         requestParams: { path: z.object({ model: z.string() }) },
-        responses: openAiResponses({ '200': reply('The model', out.openAiModel), '405': notAllowed }, 404),
+        responses: openAiResponses({ '200': reply('The model', out.openAiModel), '401': unauthorized, '405': notAllowed }, 404),
       }),
     },
   };

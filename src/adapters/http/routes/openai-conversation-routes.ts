@@ -25,7 +25,7 @@ export function openAiConversationRoutes(router: Router, resolve: Resolve, schem
   const who = openAiUser(identity);
   const path = (ctx: Context) => parseOpenAi(schemas.conversationPath, ctx.params, 'path').conversation_id;
 
-  router.post('/v1/conversations', who, json, async (ctx) => {
+  router.post('/v1/conversations', json, who, async (ctx) => {
     const body = parseOpenAi(schemas.createConversation, ctx.request.body);
     ctx.body = openAiConversationJson(await resolve(CreateConversation).execute({ userId: user(ctx), items: body.items, metadata: body.metadata }));
   });
@@ -34,7 +34,7 @@ export function openAiConversationRoutes(router: Router, resolve: Resolve, schem
     ctx.body = openAiConversationJson(await resolve(RetrieveConversation).execute({ userId: user(ctx), conversationId: path(ctx) }));
   });
 
-  router.post('/v1/conversations/:conversation_id', who, json, async (ctx) => {
+  router.post('/v1/conversations/:conversation_id', json, who, async (ctx) => {
     const conversationId = path(ctx);
     const { metadata } = parseOpenAi(schemas.updateConversation, ctx.request.body);
     ctx.body = openAiConversationJson(await resolve(RetrieveConversation).update({ userId: user(ctx), conversationId, metadata }));
@@ -53,7 +53,7 @@ export function openAiConversationRoutes(router: Router, resolve: Resolve, schem
     ctx.body = itemListJson(page);
   });
 
-  router.post('/v1/conversations/:conversation_id/items', who, json, async (ctx) => {
+  router.post('/v1/conversations/:conversation_id/items', json, who, async (ctx) => {
     const conversationId = path(ctx);
     const { items } = parseOpenAi(schemas.addItems, ctx.request.body);
     const added = await resolve(AddConversationItems).execute({ userId: user(ctx), conversationId, items });

@@ -40,7 +40,7 @@ export function openAiResponseRoutes(router: Router, resolve: Resolve, schemas: 
   const who = openAiUser(options.identity);
   const pump = { logger: options.logger, pingIntervalMs: options.pingIntervalMs };
 
-  router.post('/v1/responses', who, json, async (ctx) => {
+  router.post('/v1/responses', json, who, async (ctx) => {
     const body = parseOpenAi(schemas.createResponse, ctx.request.body);
     const stream = await resolve(CreateResponse).execute({
       userId: user(ctx),
@@ -79,7 +79,7 @@ export function openAiResponseRoutes(router: Router, resolve: Resolve, schemas: 
     await pumpResponse(ctx, await retrieve.stream({ userId: user(ctx), responseId }), { ...pump, startingAfter: query.starting_after ?? null });
   });
 
-  router.post('/v1/responses/:response_id/cancel', who, json, async (ctx) => {
+  router.post('/v1/responses/:response_id/cancel', json, who, async (ctx) => {
     const { response_id: responseId } = parseOpenAi(schemas.responsePath, ctx.params, 'path');
     ctx.body = responseJson(await resolve(CancelResponse).execute({ userId: user(ctx), responseId }));
   });
