@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { clientIdProblem } from '../../../domain/ids.js';
+import { HttpProblem } from '../error-mapping.js';
 import { RequestValidationError } from '../validate.js';
 import { unauthorized } from './bearer.js';
 
@@ -38,7 +39,10 @@ function userOfIdentity(ctx: Context): string {
 
 function userOfBearer(ctx: Context): string {
   const header = ctx.get('Authorization').trim();
-  if (header === '') throw unauthorized(ctx);
+  if (header === '') {
+    ctx.set('WWW-Authenticate', 'Bearer');
+    throw new HttpProblem(401, "authentication required: send Authorization: Bearer <user id> (with OpenAI's SDKs, the API key names the user)");
+  }
   const match = SCHEME.exec(header);
   const user = match?.[1]!.trim() ?? '';
   if (!match || clientIdProblem(user) !== null) throw unauthorized(ctx, 'the bearer value must name the user: Authorization: Bearer <user id>');
