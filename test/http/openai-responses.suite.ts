@@ -97,6 +97,19 @@ export function openAiResponsesSuite(start: StartService): void {
         expect(last.map((e) => e.type)).to.deep.equal(['response.completed']);
       });
 
+      it("the SDK's stream helper builds the final response from the events, and resumes one by its id", async () => {
+        const client = await clientOf();
+        const runner = client.responses.stream({ model: 'm', input: 'Help me' });
+        (await model.nextCall()).say('With ', 'pleasure.').finish();
+        const final = await runner.finalResponse();
+        expect(final).to.include({ status: 'completed', output_text: 'With pleasure.' });
+        const deltas: string[] = [];
+        const resumed = client.responses.stream({ response_id: final.id, starting_after: 3 });
+        resumed.on('response.output_text.delta', (event) => deltas.push(event.delta));
+        expect((await resumed.finalResponse()).output_text).to.equal('With pleasure.');
+        expect(deltas.join('')).to.equal('With pleasure.');
+      });
+
       it('ends a stream with response.failed when the model fails, keeping the text so far', async () => {
         const client = await clientOf();
         const reader = new EventReader(await client.responses.create({ model: 'm', input: 'Fail, please', stream: true }));
