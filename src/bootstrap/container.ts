@@ -42,6 +42,7 @@ import { Lifetime } from './lifetime.js';
 import { createLogger } from './logger.js';
 import { VERSION } from './project-files.js';
 import { checkSpeechVoices, speechSynthesizerFor, startSpeech } from './speech.js';
+import { bindResponses } from './responses-bindings.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 
 /**
@@ -149,4 +150,5 @@ function bindApplication(c: Container): void {
   bind(SynthesizeSpeech, [TOKENS.UnitOfWork, SpeechVoices, SpeechAudio]);
   bind(ListSpeechVoices, [SpeechVoices]);
   bind(SpeakReply, [SpeechVoices, SpeechAudio]);
+  bindResponses(bind);
 }

@@ -48,7 +48,7 @@ export class ConversationTitles {
 
   private async propose(text: string): Promise<string | null> {
     try {
-      const reply = await this.model.complete({ persona: this.personaSource.persona(), history: [], text, instructions: INSTRUCTIONS }, AbortSignal.timeout(this.settings.timeoutMs));
+      const reply = await this.model.complete({ persona: this.personaSource.persona(), history: [], text, systemPrompt: INSTRUCTIONS }, AbortSignal.timeout(this.settings.timeoutMs));
       return generatedTitle(reply.text);
     } catch {
       return null;
