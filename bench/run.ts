@@ -9,6 +9,7 @@
  *   roundtrips  PostgreSQL round trips and statements per request, counted on the wire
  *   coldstart   process start to first answered /v1/health: the compiled service vs tsx
  *   replies     durable replies: memory with slow readers, round trips per reply, delta latency across instances
+ *   responses   OpenAI's Responses API streamed against the native stream: first event, time per event
  *   speech      POST /api/tts first audio byte and total time against native espeak-ng (| lame);
  *               a fresh process's first request against its second
  *   tree        conversation trees: the newest branch page and a chat turn on a tree of 10,000, the tree migration on 1,000,000 messages
@@ -38,6 +39,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   roundtrips: () => import('./sections/roundtrips.js'),
   coldstart: () => import('./sections/coldstart.js'),
   replies: () => import('./sections/replies.js'),
+  responses: () => import('./sections/responses.js'),
   speech: () => import('./sections/speech.js'),
   tree: () => import('./sections/tree.js'),
   manage: () => import('./sections/manage.js'),

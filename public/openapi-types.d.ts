@@ -3079,6 +3079,2414 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a response (OpenAI Responses API)
+         * @description OpenAI's `POST /responses`, for text. A response is the native API's assistant reply (the same id), a conversation the native conversation.
+         *
+         *     - `input`: a string, or message items (`role` user, system, developer or assistant; `content` a string or `input_text` / `output_text` parts) whose last is the user's; they are stored as the conversation's messages before the reply (`developer` as a system message). Other item or part types are a 400 naming them in `param`.
+         *     - `conversation` (an id or `{"id"}`): the turn follows that conversation's head. `previous_response_id`: it follows that response, starting a branch where the response is not the head; the model sees only that branch. Neither: a new conversation. Both: 400.
+         *     - `instructions`: added to the persona's system prompt for this turn only, kept on the response, not stored as a message. `max_output_tokens` and `temperature` go to the model (`incomplete` with `incomplete_details.reason: "max_output_tokens"` when the limit cut the reply).
+         *     - `store: false`: nothing is kept (`conversation` is null; it cannot be retrieved); with `background: true`, 400.
+         *     - `background: true`: answered at once (`in_progress`); the reply is a durable reply: `GET /v1/responses/{id}` shows it, with its text so far, on any instance.
+         *     - `stream: true`: OpenAI's stream events, each `event: <type>` with a `data` object holding `type` and `sequence_number`: `response.created` (0), `response.in_progress` (1), `response.output_item.added` (2), `response.content_part.added` (3), `response.output_text.delta` (one per piece; its number is the count of code points of the reply after it, plus 3), then, with L code points in all, `response.output_text.done` (L + 4), `response.content_part.done` (L + 5), `response.output_item.done` (L + 6) and the last: `response.completed`, `response.incomplete` (incomplete or cancelled: see `response.status`) or `response.failed` (L + 7). The numbers are the same on every replay, on any instance. A fault of the service itself ends the stream with an `error` event `{"type": "error", "code", "message", "param", "sequence_number"}`. A `: ping` comment is sent at least every 15 s while waiting.
+         *     - Otherwise the finished response; a model failure is 502 (504 for a time-out), the response then stored as `failed`.
+         *     - `tools` (non-empty), `prompt` and a `text.format` other than text are 400; OpenAI's other fields are accepted and ignored.
+         *
+         *     The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        model?: string | null;
+                        /** @description A string (one user message), or a list of message items `{"type"?: "message", "role": "user" | "system" | "developer" | "assistant", "content": string | [{"type": "input_text" | "output_text", "text"}]}` whose last is the user's; other item or part types are a 400 naming them in `param` */
+                        input: string | unknown[];
+                        instructions?: string | null;
+                        previous_response_id?: string | null;
+                        conversation?: (string | {
+                            /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                            id: string;
+                        }) | null;
+                        stream?: boolean | null;
+                        background?: boolean | null;
+                        store?: boolean | null;
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
+                        max_output_tokens?: number | null;
+                        temperature?: number | null;
+                        tools?: unknown[] | null;
+                        prompt?: unknown;
+                        text?: ({
+                            format?: ({
+                                /** @constant */
+                                type: "text";
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The response (finished, or at once with background), or its events with stream */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiResponse"];
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description With identity on: `user_id` names another user than the one authenticated */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description A client-supplied id reused with different content */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Body larger than the configured limit */
+                413: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description A body that is not JSON */
+                415: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description A limit of the user is reached (only with limits on: LIMIT_REQUESTS_PER_MINUTE, LIMIT_TOKENS_PER_DAY, LIMITS_FILE). Nothing was done and nothing counted; `Retry-After` says when the limit lets the user in again. */
+                429: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description Seconds to wait */
+                        "Retry-After": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description The language model or speech engine failed */
+                502: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description The language model or speech engine timed out */
+                504: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/responses/{response_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a response
+         * @description The response (any assistant reply of the user's: one of the native API too), with its text so far while in progress. With `stream=true`: its events after `starting_after` (a sequence number; none: from the start), live until its end, from any instance sharing the database: OpenAI's stream events, each `event: <type>` with a `data` object holding `type` and `sequence_number`: `response.created` (0), `response.in_progress` (1), `response.output_item.added` (2), `response.content_part.added` (3), `response.output_text.delta` (one per piece; its number is the count of code points of the reply after it, plus 3), then, with L code points in all, `response.output_text.done` (L + 4), `response.content_part.done` (L + 5), `response.output_item.done` (L + 6) and the last: `response.completed`, `response.incomplete` (incomplete or cancelled: see `response.status`) or `response.failed` (L + 7). The numbers are the same on every replay, on any instance. A fault of the service itself ends the stream with an `error` event `{"type": "error", "code", "message", "param", "sequence_number"}`. A `: ping` comment is sent at least every 15 s while waiting.
+         *
+         *     The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    stream?: "true" | "false";
+                    /** @description the sequence number of the last event the client holds */
+                    starting_after?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description the response's id: its reply's message id */
+                    response_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response, or its events */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiResponse"];
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description With identity on: `user_id` names another user than the one authenticated */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a response
+         * @description The reply is deleted (stopped first, when in progress); the items its request added stay in the conversation. The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the response's id: its reply's message id */
+                    response_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiDeletedResponse"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description With identity on: `user_id` names another user than the one authenticated */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/responses/{response_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a response
+         * @description Stops the reply wherever it is produced: `cancelled`, its text so far kept. A finished response is answered unchanged. (A reply stopped before its first piece is removed, as every native one: it is answered cancelled, without output, and is not found afterwards.) The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the response's id: its reply's message id */
+                    response_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiResponse"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description With identity on: `user_id` names another user than the one authenticated */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Body larger than the configured limit */
+                413: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description A body that is not JSON */
+                415: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/responses/{response_id}/input_items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A response's input items
+         * @description The messages its request added, in OpenAI's list shape (for a reply of the native API: the question it answers). The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1..100, default 20 */
+                    limit?: string;
+                    /** @description default desc, as OpenAI */
+                    order?: "asc" | "desc";
+                    /** @description the id of the last item of the page before */
+                    after?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description the response's id: its reply's message id */
+                    response_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of items */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiItemList"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description With identity on: `user_id` names another user than the one authenticated */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a conversation (OpenAI Conversations API)
+         * @description A new conversation of the user's (the native API's, the same id), with its first `items` (at most 20 message items, as the input of a response) and `metadata` (at most 16 pairs; keys ≤ 64, values ≤ 512 characters). The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        items?: unknown[] | null;
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The conversation */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiConversation"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description With identity on: `user_id` names another user than the one authenticated */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Body larger than the configured limit */
+                413: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description A body that is not JSON */
+                415: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{conversation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a conversation
+         * @description Any conversation of the user's, made by either API (metadata `{}` when it has none). The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    conversation_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The conversation */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiConversation"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description With identity on: `user_id` names another user than the one authenticated */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Update a conversation's metadata
+         * @description Replaces its metadata. The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    conversation_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        metadata: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description The conversation */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiConversation"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description With identity on: `user_id` names another user than the one authenticated */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Body larger than the configured limit */
+                413: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description A body that is not JSON */
+                415: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        /**
+         * Delete a conversation
+         * @description The conversation with its messages (their responses), sessions and metadata; replies in progress are stopped first. Nothing of it can be read afterwards by either API. The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    conversation_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiDeletedConversation"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description With identity on: `user_id` names another user than the one authenticated */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{conversation_id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A conversation's items
+         * @description The active branch (from the first message to the head), a page at a time, in OpenAI's list shape. The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1..100, default 20 */
+                    limit?: string;
+                    /** @description default desc, as OpenAI */
+                    order?: "asc" | "desc";
+                    /** @description the id of the last item of the page before */
+                    after?: string;
+                };
+                header?: never;
+                path: {
+                    conversation_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of items */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiItemList"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description With identity on: `user_id` names another user than the one authenticated */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add items to a conversation
+         * @description 1..20 message items, stored after the head in order; the last becomes the head. The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    conversation_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description items: message items `{"type"?: "message", "role": "user" | "system" | "developer" | "assistant", "content": string | [{"type": "input_text" | "output_text", "text"}]}`; other item or part types are a 400 naming them */
+                        items: unknown[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The items added */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiItemList"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description With identity on: `user_id` names another user than the one authenticated */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Body larger than the configured limit */
+                413: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description A body that is not JSON */
+                415: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{conversation_id}/items/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an item
+         * @description A message of the conversation, of any branch. The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    conversation_id: string;
+                    item_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The item */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiMessageItem"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description With identity on: `user_id` names another user than the one authenticated */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete an item
+         * @description Deletes the message; its children follow its parent, a deleted head moves to the nearest message left on its path. Answers the conversation. The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    conversation_id: string;
+                    item_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The conversation */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiConversation"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description With identity on: `user_id` names another user than the one authenticated */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The model (OpenAI Models API)
+         * @description The configured language model, in OpenAI's list shape. With identity off, no credential is needed (401 only with identity on).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The models */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiModelList"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A model
+         * @description The configured model by its id; any other: 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    model: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The model */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiModel"];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No `Authorization: Bearer <user>` (identity off), or a credential not accepted */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description `Bearer`, plus `error="invalid_token"` when a credential was sent */
+                        "WWW-Authenticate": string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Another method on this path (the Allow header names those it has): answered in this shape */
+                405: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        Allow: string;
+                        "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "x-ratelimit-limit-requests": components["headers"]["XRateLimitLimitRequests"];
+                        "x-ratelimit-remaining-requests": components["headers"]["XRateLimitRemainingRequests"];
+                        "x-ratelimit-reset-requests": components["headers"]["XRateLimitResetRequests"];
+                        "x-ratelimit-limit-tokens": components["headers"]["XRateLimitLimitTokens"];
+                        "x-ratelimit-remaining-tokens": components["headers"]["XRateLimitRemainingTokens"];
+                        "x-ratelimit-reset-tokens": components["headers"]["XRateLimitResetTokens"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -3904,6 +6312,139 @@ export interface components {
             detail: string;
             /** @constant */
             status: "error";
+        };
+        OpenAiResponse: {
+            /** @description the reply's message id (the same in the native API) */
+            id: string;
+            /** @constant */
+            object: "response";
+            /** @description Unix time, in seconds */
+            created_at: number;
+            /** @enum {string} */
+            status: "queued" | "in_progress" | "completed" | "incomplete" | "cancelled" | "failed";
+            /** @description the model that answered */
+            model: string;
+            /** @description the reply, once it has text */
+            output: components["schemas"]["OpenAiMessageItem"][];
+            /** @description the model's own count, or an estimate where it gives none; null while in progress */
+            usage: {
+                input_tokens: number;
+                input_tokens_details: {
+                    cached_tokens: number;
+                };
+                output_tokens: number;
+                output_tokens_details: {
+                    reasoning_tokens: number;
+                };
+                total_tokens: number;
+            } | null;
+            /** @description the conversation it belongs to; null only with store: false */
+            conversation: {
+                id: string;
+            } | null;
+            previous_response_id: string | null;
+            instructions: string | null;
+            /** @description at most 16 pairs; keys ≤ 64 and values ≤ 512 characters */
+            metadata: {
+                [key: string]: string;
+            };
+            background: boolean;
+            /** @description why it failed (status failed) */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description why it is incomplete: max_output_tokens, content_filter */
+            incomplete_details: {
+                reason: string;
+            } | null;
+            max_output_tokens: number | null;
+            temperature: number | null;
+            store: boolean;
+            parallel_tool_calls: boolean;
+            /** @constant */
+            tool_choice: "none";
+            tools: unknown[];
+            text: {
+                format: {
+                    /** @constant */
+                    type: "text";
+                };
+            };
+            top_p: null;
+            /** @constant */
+            truncation: "disabled";
+        };
+        OpenAiMessageItem: {
+            /** @constant */
+            type: "message";
+            /** @description the message id (the same in the native API) */
+            id: string;
+            /** @enum {string} */
+            status: "in_progress" | "completed" | "incomplete";
+            /** @enum {string} */
+            role: "user" | "assistant" | "system" | "developer";
+            /** @description one part: `output_text` for the assistant, `input_text` otherwise */
+            content: (components["schemas"]["OpenAiInputText"] | components["schemas"]["OpenAiOutputText"])[];
+        };
+        OpenAiInputText: {
+            /** @constant */
+            type: "input_text";
+            text: string;
+        };
+        OpenAiOutputText: {
+            /** @constant */
+            type: "output_text";
+            text: string;
+            annotations: unknown[];
+            logprobs: unknown[];
+        };
+        OpenAiDeletedResponse: {
+            id: string;
+            /** @constant */
+            object: "response";
+            /** @constant */
+            deleted: true;
+        };
+        OpenAiItemList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["OpenAiMessageItem"][];
+            first_id: string | null;
+            last_id: string | null;
+            has_more: boolean;
+        };
+        OpenAiConversation: {
+            /** @description the conversation_id of the native API */
+            id: string;
+            /** @constant */
+            object: "conversation";
+            /** @description Unix time, in seconds */
+            created_at: number;
+            /** @description at most 16 pairs; keys ≤ 64 and values ≤ 512 characters */
+            metadata: {
+                [key: string]: string;
+            };
+        };
+        OpenAiDeletedConversation: {
+            id: string;
+            /** @constant */
+            object: "conversation.deleted";
+            /** @constant */
+            deleted: true;
+        };
+        OpenAiModelList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["OpenAiModel"][];
+        };
+        OpenAiModel: {
+            id: string;
+            /** @constant */
+            object: "model";
+            /** @description Unix time, in seconds */
+            created: number;
+            owned_by: string;
         };
         Usage: {
             /** @constant */

@@ -4,7 +4,7 @@ import { measureOf, type Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
 import { Cleanup, startService, type RunningServer } from '../support/servers.js';
 
-export const heading = 'loadMessages, one page of 50 after a cursor in the middle of the conversation, on PostgreSQL: median latency of sequential requests';
+export const heading = 'loadMessages, one page of 50 after a cursor in the middle of the conversation (every branch, in the conversation order: `branch: "all"`; branch pages: the tree section), on PostgreSQL: median latency of sequential requests';
 export const needsPostgres = true;
 
 const USER = 'bench-pager';
@@ -35,7 +35,7 @@ async function seedConversation(service: RunningServer, databaseUrl: string, siz
   await seedMessages(databaseUrl, { conversations: owner, first: middle[0], last: middle[1], start });
   const cursors = {} as Record<Order, string>;
   for (const order of ORDERS) {
-    const page = await expectOk(service.url, 'POST', '/api/chat/loadMessages', { user_id: USER, conversation_id: conversationId, limit: LIMIT, order });
+    const page = await expectOk(service.url, 'POST', '/api/chat/loadMessages', { user_id: USER, conversation_id: conversationId, limit: LIMIT, order, branch: 'all' });
     cursors[order] = page.json.next_cursor;
   }
   await seedMessages(databaseUrl, { conversations: owner, first: 1, last: size - 1, skip: middle, start });
@@ -59,14 +59,14 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
     }
 
     const page = async (size: number, order: Order) => {
-      const body = { user_id: USER, conversation_id: `pages-${size}`, limit: LIMIT, order, cursor: cursors.get(size)![order] };
+      const body = { user_id: USER, conversation_id: `pages-${size}`, limit: LIMIT, order, branch: 'all', cursor: cursors.get(size)![order] };
       const answer = await expectOk(service.url, 'POST', '/api/chat/loadMessages', body);
       if (answer.json.messages.length !== LIMIT) throw new Error(`a page of ${size} (${order}) held ${answer.json.messages.length} messages`);
       return answer.ms;
     };
     for (const size of sizes) {
       const first = await Promise.all(ORDERS.map(async (order) => {
-        const body = { user_id: USER, conversation_id: `pages-${size}`, limit: LIMIT, order, cursor: cursors.get(size)![order] };
+        const body = { user_id: USER, conversation_id: `pages-${size}`, limit: LIMIT, order, branch: 'all', cursor: cursors.get(size)![order] };
         return (await expectOk(service.url, 'POST', '/api/chat/loadMessages', body)).json.messages[0]?.message_id;
       }));
       log(`${size.toLocaleString('en')} messages: the pages after the cursors start at ${first.join(' (asc) and ')} (desc)`);

@@ -97,13 +97,17 @@ export async function seedMessages(databaseUrl: string, plan: SeedPlan): Promise
     // follows the one before it, and the last is the head.
     await client.query(
       `with ordered as (
-         select message_id, lag(message_id) over (partition by conversation_id order by created_at, seq) as parent
+         select message_id, conversation_id, seq,
+                lag(message_id) over (partition by conversation_id order by created_at, seq) as parent,
+                lag(seq) over (partition by conversation_id order by created_at, seq) as parent_seq
          from messages where conversation_id = any($1::text[])),
        linked as (
          update messages m set parent_id = o.parent from ordered o
          where m.message_id = o.message_id and m.parent_id is distinct from o.parent returning 1)
-       update conversations c set head_id = (
-         select message_id from messages m where m.conversation_id = c.conversation_id order by created_at desc, seq desc limit 1)
+       update conversations c set
+         head_id = (select message_id from messages m where m.conversation_id = c.conversation_id order by created_at desc, seq desc limit 1),
+         -- one chain; read in insertion order only where that is its order (as the migration decides)
+         forked = exists (select 1 from ordered o where o.conversation_id = c.conversation_id and o.parent_seq > o.seq)
        where c.conversation_id = any($1::text[])`,
       [plan.conversations.map((c) => c.conversationId)],
     );

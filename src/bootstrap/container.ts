@@ -42,6 +42,7 @@ import { Lifetime } from './lifetime.js';
 import { createLogger } from './logger.js';
 import { VERSION } from './project-files.js';
 import { checkSpeechVoices, speechSynthesizerFor, startSpeech } from './speech.js';
+import { bindResponses } from './responses-bindings.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 import { startUsage } from './usage.js';
 import { InMemoryUsageLedger } from '../adapters/persistence/memory/in-memory-usage-ledger.js';
@@ -156,4 +157,5 @@ function bindApplication(c: Container): void {
   bind(ListSpeechVoices, [SpeechVoices]);
   bind(SpeakReply, [SpeechVoices, SpeechAudio, TOKENS.UsageMeter]);
   bind(GetUsage, [TOKENS.UsageMeter, TOKENS.Clock]);
+  bindResponses(bind);
 }

@@ -38,7 +38,7 @@ const sentence = (text: string): string => {
  * five-factor profile, the words that describe it and how it speaks. Pure, so it is tested
  * once and every model adapter sends the same prompt.
  */
-export function systemPromptFor(persona: Persona): string {
+export function systemPromptFor(persona: Persona, instructions?: string): string {
   const traits = TRAIT_ORDER.map((trait) => `${trait} ${level(persona.traits[trait])} (${persona.traits[trait]})`).join(', ');
   const lines = [
     `You are ${persona.name}, a conversational assistant. ${sentence(persona.description)}`,
@@ -50,5 +50,7 @@ export function systemPromptFor(persona: Persona): string {
     `Stay in character as ${persona.name}. Reply in the language the user writes in, in plain text, ` +
       'and say so when you do not know something rather than inventing an answer.',
   );
+  // A request's own instructions (OpenAI's `instructions`) come last, for that request only.
+  if (instructions !== undefined && instructions.trim() !== '') lines.push('', instructions.trim());
   return lines.join('\n');
 }

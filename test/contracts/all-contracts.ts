@@ -4,6 +4,7 @@ import { messageTreeContract } from './message-tree.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
 import { replyNotificationsContract } from './reply-notifications.contract.js';
 import { replyRepositoryContract } from './reply-repository.contract.js';
+import { responseRepositoryContract } from './response-repository.contract.js';
 import type { MakeStore } from './store-fixture.js';
 import { unitOfWorkContract } from './unit-of-work.contract.js';
 
@@ -14,6 +15,7 @@ export function storeContracts(make: MakeStore): void {
   messageTreeContract(make);
   sessionRepositoryContract(make);
   replyRepositoryContract(make);
+  responseRepositoryContract(make);
   replyNotificationsContract(make);
   unitOfWorkContract(make);
 }

@@ -29,6 +29,43 @@ describe('PostgreSQL store', function () {
   storeContracts(async () => ({ unitOfWork: new PostgresUnitOfWork(pool!), notifications, close: async () => {} }));
 });
 
+describe('PostgreSQL store: a conversation is read as one chain in insertion order only while it is one', function () {
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  let pool: pg.Pool | undefined;
+  before(async function () {
+    await requirePostgres(this);
+    database = await createTestDatabase();
+    await migrate({ url: database.url, timeoutMs: 5000 });
+    pool = openPool({ url: database.url, poolMax: 2, timeoutMs: 5000 });
+  });
+  after(async () => {
+    await pool?.end();
+    await database?.drop();
+  });
+
+  it('messages written child before parent (an import, a script) page in path order, not insertion order', async () => {
+    const insert = (id: string, parent: string | null, at: number) =>
+      pool!.query(
+        `insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, parent_id)
+         values ($1::text, 'c', 'u', 'user', $1::text, to_timestamp($3), '{}', $2)`,
+        [id, parent, at],
+      );
+    await pool!.query(`insert into users (user_id, created_at) values ('u', now())`);
+    await pool!.query(`insert into conversations (conversation_id, user_id, created_at, active_at) values ('c', 'u', now(), now())`);
+    // The path is a → b → c → d, written d, a, c, b.
+    await insert('d', 'c', 4);
+    await insert('a', null, 1);
+    await insert('c', 'b', 3);
+    await insert('b', 'a', 2);
+    await pool!.query(`update conversations set head_id = 'd' where conversation_id = 'c'`);
+    const store = new PostgresUnitOfWork(pool!);
+    const page = await store.run((r) => r.messages.pageBranch('c', 'u', { leafId: null, order: 'asc', limit: 10, after: null }), { atomic: false });
+    expect(page.messages.map((m) => m.message.messageId)).to.deep.equal(['a', 'b', 'c', 'd']);
+    const forked = await pool!.query(`select forked from conversations where conversation_id = 'c'`);
+    expect(forked.rows[0].forked, 'not one chain in insertion order').to.equal(true);
+  });
+});
+
 describe('PostgreSQL store: instances starting together', function () {
   this.timeout(30_000);
   it('apply a new migration once; every instance starts', async function () {

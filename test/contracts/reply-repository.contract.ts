@@ -101,6 +101,35 @@ export function replyRepositoryContract(make: MakeStore): void {
       });
     });
 
+    describe('begin with context', () => {
+      it('stores the context before the question, in order, after the head; the history is what stands above the context', async () => {
+        const conversation = aConversation();
+        await exchange(conversation, 'one');
+        const context = [
+          aMessage(conversation, { role: 'system', text: 'Be brief.', createdAt: tick() }),
+          aMessage(conversation, { role: 'assistant', text: 'Noted.', createdAt: tick() }),
+        ];
+        const userMessage = aMessage(conversation, { text: 'two', createdAt: tick() });
+        const reply = aReply(userMessage);
+        const record = await store.run((r) => r.replies.begin({ conversation, userMessage, context, reply, historyLimit: 10 }));
+        expect(record.opened).to.equal(true);
+        expect(record.history.map((m) => m.text)).to.deep.equal(['re: one', 'one']);
+        expect(record.stored?.parentId).to.equal(context[1]!.messageId);
+        const page = await store.run((r) => r.messages.pageBranch(conversation.conversationId, conversation.userId, { leafId: null, order: 'asc', limit: 10, after: null }));
+        expect(page.messages.map((m) => m.message.text)).to.deep.equal(['one', 're: one', 'Be brief.', 'Noted.', 'two', '']);
+        expect(page.headId).to.equal(reply.messageId);
+      });
+
+      it('writes no context when the question is not stored (a taken id)', async () => {
+        const first = await begin();
+        const context = [aMessage(first.conversation, { text: 'before', createdAt: tick() })];
+        const again = aMessage(first.conversation, { messageId: first.userMessage.messageId });
+        const record = await store.run((r) => r.replies.begin({ conversation: first.conversation, userMessage: again, context, reply: aReply(again), historyLimit: 10 }));
+        expect(record.opened).to.equal(false);
+        expect(await find(context[0]!.messageId)).to.equal(null);
+      });
+    });
+
     describe('reopen', () => {
       for (const reason of ['cancelled', 'error', 'interrupted']) {
         it(`replaces a reply cut short (${reason}) with the new one`, async () => {

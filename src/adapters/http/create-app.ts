@@ -27,6 +27,10 @@ import { replyRoutes } from './routes/reply-routes.js';
 import { streamRoutes } from './routes/stream-routes.js';
 import { ttsRoutes } from './routes/tts-routes.js';
 import { openAiSpeechRoutes } from './routes/openai-speech-routes.js';
+import { openAiResponseRoutes } from './routes/openai-response-routes.js';
+import { openAiConversationRoutes } from './routes/openai-conversation-routes.js';
+import { openAiRequestSchemas } from './openai-request-schemas.js';
+import { openAiPathErrors } from './openai-path-errors.js';
 import { requestSchemas } from './schemas.js';
 import type { Resolve } from './resolve.js';
 import type { CredentialVerifier } from '../identity/credentials.js';
@@ -90,6 +94,9 @@ export function createApp({ resolve, ids, logger, settings, metrics, identity, u
   personaRoutes(router, resolve);
   ttsRoutes(router, resolve, json, logger);
   openAiSpeechRoutes(router, resolve, json, logger, settings.ssePingIntervalMs ?? 15_000);
+  const openAiSchemas = openAiRequestSchemas({ maxTextLength: settings.maxTextLength });
+  openAiResponseRoutes(router, resolve, openAiSchemas, json, { logger, pingIntervalMs, identity: Boolean(identity), onDisconnect: settings.streamOnDisconnect ?? 'continue' });
+  openAiConversationRoutes(router, resolve, openAiSchemas, json, Boolean(identity));
   usageRoutes(router, resolve);
   const security = { identity: Boolean(identity), metricsToken: metricsToken !== undefined };
   const document = openApiDocument({ maxTextLength: settings.maxTextLength }, settings.version ?? '0.0.0', { metrics: metrics !== undefined, security });
@@ -101,6 +108,7 @@ export function createApp({ resolve, ids, logger, settings, metrics, identity, u
   if (metrics) app.use(requestMetrics(metrics));
   if (settings.corsOrigins?.length) app.use(corsFor(settings.corsOrigins));
   app.use(errorHandler(logger));
+  app.use(openAiPathErrors(logger)); // OpenAI's error shape on its paths, identity's 401 and 403 included
   app.use(wellFormedQuery());
   // With METRICS_TOKEN, GET /metrics checks that token instead of a user's.
   if (identity) app.use(authentication(identity, router, metricsToken === undefined ? OPEN_ROUTES : [...OPEN_ROUTES, '/metrics']));

@@ -64,8 +64,9 @@ export function withSecurity<D extends object>(document: D, options: SecurityOpt
         operation.security = [];
       } else if (options.identity) {
         operation.security = [{ bearer: [] }];
-        responses['401'] = UNAUTHORIZED;
-        responses['403'] = FORBIDDEN;
+        // An operation that answers in another shape (OpenAI's) says so itself.
+        responses['401'] ??= UNAUTHORIZED;
+        responses['403'] ??= FORBIDDEN;
         responses['503'] = withProviderDown(responses['503'] as Json | undefined);
         userIdOptional(operation);
       }

@@ -3,17 +3,20 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { BODY_ERRORS, headers, json, reply, responses } from './openapi-responses.js';
 import { replyPaths } from './openapi-replies.js';
 import { speechPaths } from './openapi-speech.js';
+import { openAiPaths } from './openapi-openai.js';
+import { openAiRequestSchemas } from './openai-request-schemas.js';
 import * as out from './response-schemas.js';
 import { requestSchemas, type SchemaLimits } from './schemas.js';
 import { STREAM_EVENT_SCHEMAS } from './stream-event-schemas.js';
 import { withSecurity, type SecurityOptions } from './openapi-security.js';
 import { usagePaths, withLimits } from './openapi-usage.js';
 
-const DESCRIPTION = `A conversational-assistant backend: chat (plain and streamed), chat storage, text-to-speech, status and persona.
+const DESCRIPTION = `A conversational-assistant backend: chat (plain and streamed), chat storage, text-to-speech, status and persona; and OpenAI's Responses, Conversations and Models APIs over the same data.
 
-Every error is \`{"detail", "status": "error"}\`; every response carries \`X-Request-Id\`. Beyond the operations listed here:
+Every error is \`{"detail", "status": "error"}\` (OpenAI's error object beside them on \`/v1/audio/speech\` and the paths of OpenAI's
+Responses, Conversations and Models APIs); every response carries \`X-Request-Id\`. Beyond the operations listed here:
 a method a listed path does not list gets 405 with an \`Allow\` header naming those it does (in OpenAI's error shape on
-\`/v1/audio/speech\`, as its 405 says); HEAD is answered wherever GET is
+OpenAI's paths, as their 405 says); HEAD is answered wherever GET is
 (without the body); a path not listed gets 404 with the error body, unless it is a file of the demo page (\`/\`) or of this
 document's explorer (\`/docs\`): those answer GET and HEAD, OPTIONS with 200 and \`Allow: GET, HEAD\`, and any other method
 with 405 and that \`Allow\`. Over HTTPS (HTTP/2 or HTTP/1.1; the service's own TLS, or a trusted proxy saying
@@ -134,6 +137,7 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
         }),
       },
       ...speechPaths(op),
+      ...openAiPaths(openAiRequestSchemas(limits), op),
       ...usagePaths(op),
       '/v1/health': {
         get: op('Health check', { responses: responses({ '200': reply('The process serves', out.healthResponse) }) }),

@@ -52,7 +52,7 @@ export class ConversationTitles {
   /** The model's title; its tokens count for the user, as every model call's do. */
   private async propose(text: string, userId: string): Promise<string | null> {
     try {
-      const request = { persona: this.personaSource.persona(), history: [], text, instructions: INSTRUCTIONS };
+      const request = { persona: this.personaSource.persona(), history: [], text, systemPrompt: INSTRUCTIONS };
       const reply = await this.model.complete(request, AbortSignal.timeout(this.settings.timeoutMs));
       this.usage?.countTokens(userId, reply.model, reply.usage ?? estimatedUsage(this.model, request, reply.text));
       return generatedTitle(reply.text);

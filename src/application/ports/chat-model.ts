@@ -11,8 +11,14 @@ export interface ChatRequest {
   history: HistoryTurn[];
   /** The user's new message. */
   text: string;
-  /** When given, the system prompt instead of the persona's (a side task, such as naming the conversation). */
+  /** Added to the persona's system prompt for this request only (OpenAI's `instructions`). */
   instructions?: string;
+  /** At most this many tokens of reply: the model stops there with `length`. */
+  maxOutputTokens?: number;
+  /** Sampling temperature, 0..2, for models that take one. */
+  temperature?: number;
+  /** When given, the whole system prompt instead of the persona's (a side task, such as naming the conversation). */
+  systemPrompt?: string;
 }
 
 export interface ChatReply {

@@ -12,6 +12,12 @@ export interface TurnStart {
   conversation: Conversation;
   /** The question: after its `parentId` (which must be a message of the conversation), else after `parentIfStored`, else after the head. */
   userMessage: Message;
+  /**
+   * Messages the turn stores before the question, in order (OpenAI's input items): the first is
+   * placed as the question would be, each next one after the one before, the question after the
+   * last. They are stored with the question or not at all, and are history to the model.
+   */
+  context?: Message[];
   /** A parent to follow only if it is a stored message of the conversation (the AI SDK's message before the new one). */
   parentIfStored?: string | null;
   /** The reply to open: in progress, empty, replying to `userMessage` (its parent); it becomes the head. */
@@ -49,7 +55,7 @@ export interface TurnRecord {
   taken: Message | null;
   /** With `taken`: the reply stored for it, if any. */
   takenReply: Message | null;
-  /** The finished messages of the question's branch above it (its path), newest first, as they were before this call. */
+  /** The finished messages of the question's branch above it (above its context), newest first, as they were before this call. */
   history: Message[];
   /** Whether the question's `parentId` was no message of the conversation: then nothing was written. */
   unknownParent: boolean;

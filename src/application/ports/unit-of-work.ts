@@ -1,6 +1,7 @@
 import type { ConversationRepository } from './conversation-repository.js';
 import type { MessageRepository } from './message-repository.js';
 import type { ReplyRepository } from './reply-repository.js';
+import type { ResponseRepository } from './response-repository.js';
 import type { SessionRepository } from './session-repository.js';
 
 export interface Repositories {
@@ -8,6 +9,8 @@ export interface Repositories {
   messages: MessageRepository;
   replies: ReplyRepository;
   sessions: SessionRepository;
+  /** The OpenAI face's own records (responses' requests, conversations' metadata). */
+  responses: ResponseRepository;
 }
 
 export interface UnitOfWorkOptions {

@@ -1,7 +1,8 @@
 import { recentHistory } from '../../domain/chat-history.js';
 import { Conversation } from '../../domain/conversation.js';
 import { ConversationNotFoundError, FieldInvalidError, MessageIdConflictError, MessageNotFoundError, ReplyInProgressError } from '../../domain/errors.js';
-import { Message } from '../../domain/message.js';
+import { Message, type Role } from '../../domain/message.js';
+import type { Metadata } from '../../domain/metadata.js';
 import { isCutShort, isStale, openReply, staleBefore } from '../../domain/reply.js';
 import type { ChatLimits } from '../chat-limits.js';
 import type { ChatRequest } from '../ports/chat-model.js';
@@ -27,6 +28,15 @@ export interface ChatInput {
   regenerate?: string;
   /** A conversation this turn starts is temporary. */
   temporary?: boolean;
+  /** Messages stored before the question, in order, as history to the model (OpenAI's input items); the first follows `parentId` or the head. */
+  context?: ContextMessage[];
+}
+
+/** A message a turn stores before its question. */
+export interface ContextMessage {
+  role: Role;
+  text: string;
+  metadata?: Metadata;
 }
 
 export interface Turn {
@@ -40,6 +50,8 @@ export interface Turn {
   request: ChatRequest | null;
   /** For a conversation's first turn: how its reply names it. */
   naming?: Naming;
+  /** The context messages this turn stored before the question, in order (none for a repeated message). */
+  context: Message[];
 }
 
 /** Tries when the same message_id is being stored by a concurrent request at the same moment. */
@@ -75,6 +87,19 @@ export class StartTurn {
   private async begin(r: Repositories, input: ChatInput, modelName: string): Promise<Turn | null> {
     const now = this.clock.now();
     const candidate = await this.conversationFor(r, input, now);
+    const context = (input.context ?? []).map((m, i) =>
+      Message.create({
+        messageId: this.ids.newId(),
+        conversationId: candidate.conversationId,
+        userId: candidate.userId,
+        role: m.role,
+        text: m.text,
+        createdAt: now,
+        metadata: m.metadata ?? {},
+        replyTo: null,
+        parentId: i === 0 ? (input.parentId ?? null) : null,
+      }),
+    );
     const question = Message.create({
       messageId: input.messageId ?? this.ids.newId(),
       conversationId: candidate.conversationId,
@@ -84,28 +109,29 @@ export class StartTurn {
       createdAt: now,
       metadata: {},
       replyTo: null,
-      parentId: input.parentId ?? null,
+      parentId: context.length > 0 ? null : (input.parentId ?? null),
     });
     const reply = openReply(question, this.ids.newId(), modelName, now);
     const record = await r.replies.begin({
       conversation: candidate,
       userMessage: question,
+      ...(context.length > 0 ? { context } : {}),
       parentIfStored: input.parentIfStored ?? null,
       reply,
       historyLimit: this.limits.historyMessages,
     });
     const conversation = record.conversation?.assertOwnedBy(input.userId) ?? candidate;
     if (record.unknownParent) throw new FieldInvalidError('parent_id', 'must be a message of this conversation');
-    const request = this.requestFor(question, record.history);
+    const request = this.requestFor(question, [...context].reverse().concat(record.history));
     if (record.opened) {
       const naming = record.titled ? undefined : this.titles.namingFor(question);
-      return { conversation, userMessage: record.stored ?? question, reply, request, ...(naming ? { naming } : {}) };
+      return { conversation, userMessage: record.stored ?? question, reply, request, context, ...(naming ? { naming } : {}) };
     }
     if (!record.taken) return null;
 
     const difference = record.taken.differenceFrom(question, { metadata: false, createdAt: false, parentId: input.parentId !== undefined });
     if (difference) throw new MessageIdConflictError(question.messageId, difference);
-    return { conversation, userMessage: record.taken, ...(await this.replyOfRepeated(r, record.taken, record.takenReply, modelName, request)) };
+    return { conversation, userMessage: record.taken, context: [], ...(await this.replyOfRepeated(r, record.taken, record.takenReply, modelName, request)) };
   }
 
   /** Another reply to a question already asked, beside the earlier ones (none may be in progress). */
@@ -132,7 +158,7 @@ export class StartTurn {
     if (!record.question) throw new MessageNotFoundError(targetId);
     if (record.running) throw new ReplyInProgressError('a reply to this message is still being written; stop it or wait for it first');
     if (!record.opened) throw new ReplyInProgressError('another reply to this message was started at the same time');
-    return { conversation: record.conversation, userMessage: record.question, reply: record.opened, request: this.requestFor(record.question, record.history) };
+    return { conversation: record.conversation, userMessage: record.question, reply: record.opened, request: this.requestFor(record.question, record.history), context: [] };
   }
 
   /** What the model is asked: the question, after the finished messages of its own branch (bounded). */

@@ -12,8 +12,7 @@ export function estimatedUsage(model: ChatModel, request: ChatRequest, text: str
   const own = model.estimateUsage?.(request, text);
   if (own) return own;
   const promptTokens =
-    estimateTokens(systemPromptFor(request.persona)) +
-    estimateTokens(request.instructions ?? '') +
+    estimateTokens(request.systemPrompt ?? systemPromptFor(request.persona, request.instructions)) +
     request.history.reduce((sum, turn) => sum + estimateTokens(turn.text), 0) +
     estimateTokens(request.text);
   const completionTokens = estimateTokens(text);

@@ -33,6 +33,19 @@ async function collect(stream: AsyncIterable<ChatChunk>): Promise<ChatChunk[]> {
 
 describe('OfflineChatModel', () => {
   describe('replies', () => {
+    it('stops at max output tokens (its words) with finish reason length; the stream says the same', async () => {
+      const whole = await model.complete(request('Hello there, who are you?'));
+      const cut = await model.complete({ ...request('Hello there, who are you?'), maxOutputTokens: 3 });
+      expect(cut.finishReason).to.equal('length');
+      expect(wordCount(cut.text)).to.equal(3);
+      expect(whole.text.startsWith(cut.text)).to.equal(true);
+      expect(cut.usage?.completionTokens).to.equal(3);
+      const chunks = await collect(model.stream({ ...request('Hello there, who are you?'), maxOutputTokens: 3 }));
+      expect(chunks.map((c) => (c.type === 'delta' ? c.text : '')).join('')).to.equal(cut.text);
+      expect(chunks.at(-1)).to.include({ type: 'finish', finishReason: 'length' });
+      expect((await model.complete({ ...request('Hello there, who are you?'), maxOutputTokens: 500 })).finishReason).to.equal('stop');
+    });
+
     it('greets with the persona name', async () => {
       for (const text of ['Hello!', 'hi there', 'Good morning']) {
         for (const reply of await replies(text)) expect(reply).to.include('Ada');

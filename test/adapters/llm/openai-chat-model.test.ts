@@ -48,6 +48,16 @@ describe('OpenAiChatModel', () => {
   const model = (options: Partial<OpenAiChatModelOptions> = {}) =>
     new OpenAiChatModel({ model: FAKE_MODEL, baseUrl: fake.baseUrl, apiKey: SECRET, timeoutMs: 2000, maxRetries: 0, ...options });
 
+  it("sends a request's instructions after the persona's prompt, its temperature, and its own lower token limit", async () => {
+    await model({ maxTokens: 500 }).complete({ ...request, instructions: 'Answer in French.', temperature: 0.3, maxOutputTokens: 40 });
+    const sent = fake.requests[0]!;
+    expect(sent.body).to.deep.include({ max_tokens: 40, temperature: 0.3 });
+    expect(sent.body.messages[0]).to.deep.equal({ role: 'system', content: `${systemPromptFor(persona)}\n\nAnswer in French.` });
+    await collect(model({ maxTokens: 30 }).stream({ ...request, maxOutputTokens: 40 }));
+    expect(fake.requests[1]!.body).to.deep.include({ max_tokens: 30 });
+    expect(fake.requests[1]!.body).to.not.have.property('temperature');
+  });
+
   it('sends the persona as the system message, then the history, then the new message', async () => {
     const reply = await model({ maxTokens: 77 }).complete(request);
     const sent = fake.requests[0]!;

@@ -7,7 +7,6 @@ import { NO_USER } from '../../../domain/usage.js';
 import { mapError } from '../error-mapping.js';
 import { openAiErrors } from '../openai-errors.js';
 import { setLimitHeaders } from '../rate-limit-headers.js';
-import { presentedCredential } from './bearer.js';
 
 export interface LimitedRoute {
   method: 'GET' | 'POST';
@@ -24,9 +23,9 @@ export interface LimitedRoute {
 /**
  * The one list of the endpoints whose requests are counted and limited (LIMIT_REQUESTS_PER_MINUTE,
  * LIMIT_TOKENS_PER_DAY, LIMITS_FILE): the chat, response and speech endpoints. A route added to
- * chat (or a new model endpoint) is covered by naming it here. POST /v1/responses is listed ahead
- * of its route: once it is registered, its requests are limited (OpenAI's error shape, the user
- * from the bearer value).
+ * chat (or a new model endpoint) is covered by naming it here (the OpenAPI document's 429 and
+ * headers follow: openapi-usage.ts). POST /v1/responses takes its user as its route does
+ * (openai-user.ts) and answers in OpenAI's shape.
  */
 export const LIMITED_ROUTES: readonly LimitedRoute[] = [
   { method: 'POST', path: '/v1/chat', user: 'body', model: true },
@@ -86,20 +85,21 @@ function limitedRoute(ctx: Context, router: Router, routes: Map<string, LimitedR
 
 /**
  * Whom the request counts for: the authenticated user; else the one the request names (speech
- * without one: no user). Null: leave the request to its route, which refuses it (a missing or
- * malformed user, no credential) and so counts nothing.
+ * without one: no user). On OpenAI's paths as their routes read it (openai-user.ts): identity's
+ * user, or with an API key for any user the query's `user_id`; without identity, the bearer value.
+ * Null: leave the request to its route, which refuses it (a missing or malformed user, no
+ * credential) and so counts nothing.
  */
 function userOf(ctx: Context, route: LimitedRoute): string | null {
   const identity = ctx.state.identity;
-  if (identity) return identity.userId ?? named(ctx, route) ?? NO_USER;
-  return named(ctx, route) ?? (route.model ? null : NO_USER);
+  if (route.user === 'bearer') {
+    if (identity) return identity.userId ?? valid(ctx.query.user_id);
+    return valid(BEARER.exec(ctx.get('Authorization').trim())?.[1]?.trim());
+  }
+  if (identity?.userId != null) return identity.userId;
+  const given = route.user === 'query' ? ctx.query.user_id : (ctx.request.body as { user_id?: unknown } | undefined)?.user_id;
+  return valid(given) ?? (route.model ? null : NO_USER);
 }
 
-function named(ctx: Context, route: LimitedRoute): string | null {
-  if (route.user === 'bearer') {
-    const credential = presentedCredential(ctx);
-    return credential.kind === 'token' && isValidClientId(credential.token) ? credential.token : null;
-  }
-  const given = route.user === 'query' ? ctx.query.user_id : (ctx.request.body as { user_id?: unknown } | undefined)?.user_id;
-  return isValidClientId(given) ? given : null;
-}
+const BEARER = /^bearer[ ]+(.+)$/i;
+const valid = (value: unknown): string | null => (isValidClientId(value) ? value : null);

@@ -41,6 +41,13 @@ export function wordCount(text: string): number {
   return count;
 }
 
+/** The text's first `max` words (its tokens, to this model), with the space after each; all of it when shorter or no limit. */
+function cutToWords(text: string, max: number | undefined): string {
+  if (max === undefined) return text;
+  const words = text.match(/\S+\s*/gu) ?? [];
+  return words.length <= max ? text : words.slice(0, Math.max(1, max)).join('');
+}
+
 /**
  * The default language model: a small ELIZA-style responder that needs no network and no
  * weights, so the service works (and its tests are deterministic) anywhere.
@@ -78,13 +85,15 @@ export class OfflineChatModel implements ChatModel {
       // Only a bug can land here; the port promises callers a ChatModelFailedError for it.
       throw new ChatModelFailedError(`offline model failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    return { text, finishReason: 'stop', model: OFFLINE_MODEL_NAME, usage: this.estimateUsage(request, text) };
+    const cut = cutToWords(text, request.maxOutputTokens);
+    return { text: cut, finishReason: cut === text ? 'stop' : 'length', model: OFFLINE_MODEL_NAME, usage: this.estimateUsage(request, cut) };
   }
 
   /** Words, not real tokens: an honest order of magnitude with no tokenizer to consult (a stopped reply is counted the same way). */
   estimateUsage(request: ChatRequest, reply: string): TokenUsage {
     const promptTokens =
       wordCount(request.persona.description) +
+      wordCount(request.instructions ?? '') +
       request.history.reduce((sum, turn) => sum + wordCount(turn.text), 0) +
       wordCount(request.text);
     const completionTokens = wordCount(reply);

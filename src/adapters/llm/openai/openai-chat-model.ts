@@ -30,6 +30,7 @@ export class OpenAiChatModel implements ChatModel {
   private readonly client: OpenAI;
   private readonly timeoutMs: number;
   private readonly host: string;
+  private readonly baseURL: string;
   private readonly limit: { max_tokens: number } | { max_completion_tokens: number } | Record<string, never>;
 
   constructor(options: OpenAiChatModelOptions) {
@@ -37,9 +38,8 @@ export class OpenAiChatModel implements ChatModel {
     this.name = options.model;
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.host = new URL(baseURL).host;
-    // OpenAI's newer models refuse max_tokens; most other servers know only max_tokens.
-    const { maxTokens } = options;
-    this.limit = maxTokens === undefined ? {} : baseURL === OPENAI_BASE_URL ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens };
+    this.baseURL = baseURL;
+    this.limit = limitOf(options.maxTokens, baseURL);
     this.client = new OpenAI({
       baseURL,
       apiKey: options.apiKey ?? 'not-needed',
@@ -49,12 +49,20 @@ export class OpenAiChatModel implements ChatModel {
     });
   }
 
+  /** The configured limit, or the request's own (the lower), and the request's temperature. */
+  private settingsFor(request: ChatRequest) {
+    const { maxOutputTokens, temperature } = request;
+    const configured = Object.values(this.limit)[0];
+    const limit = maxOutputTokens === undefined || (configured !== undefined && configured <= maxOutputTokens) ? this.limit : limitOf(maxOutputTokens, this.baseURL);
+    return { ...limit, ...(temperature === undefined ? {} : { temperature }) };
+  }
+
   async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
     const call = new UpstreamCall(signal, this.timeoutMs, this.host);
     try {
       call.throwIfAborted();
       const completion = await this.client.chat.completions.create(
-        { model: this.name, messages: messagesFor(request), ...this.limit, stream: false },
+        { model: this.name, messages: messagesFor(request), ...this.settingsFor(request), stream: false },
         { signal: call.signal },
       );
       const choice = completion.choices?.[0];
@@ -77,7 +85,7 @@ export class OpenAiChatModel implements ChatModel {
     try {
       call.throwIfAborted();
       const chunks = await this.client.chat.completions.create(
-        { model: this.name, messages: messagesFor(request), ...this.limit, stream: true, stream_options: { include_usage: true } },
+        { model: this.name, messages: messagesFor(request), ...this.settingsFor(request), stream: true, stream_options: { include_usage: true } },
         { signal: call.signal },
       );
       let finishReason: string | null = null;
@@ -112,10 +120,16 @@ export class OpenAiChatModel implements ChatModel {
 /** The persona as the system message, then the bounded history, then the new message. */
 export function messagesFor(request: ChatRequest): Messages {
   return [
-    { role: 'system', content: request.instructions ?? systemPromptFor(request.persona) },
+    { role: 'system', content: request.systemPrompt ?? systemPromptFor(request.persona, request.instructions) },
     ...request.history.map((turn) => ({ role: turn.role, content: turn.text })),
     { role: 'user', content: request.text },
   ];
+}
+
+/** OpenAI's newer models refuse max_tokens; most other servers know only max_tokens. */
+function limitOf(maxTokens: number | undefined, baseURL: string): { max_tokens: number } | { max_completion_tokens: number } | Record<string, never> {
+  if (maxTokens === undefined) return {};
+  return baseURL === OPENAI_BASE_URL ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens };
 }
 
 function usageOf(usage: OpenAI.CompletionUsage | null | undefined): TokenUsage | null {

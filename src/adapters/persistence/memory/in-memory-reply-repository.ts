@@ -22,10 +22,13 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const { conversationId } = start.conversation;
     const question = start.userMessage;
     const taken = this.store.messages.get(question.messageId)?.message ?? null;
-    const appended = await this.messages.append(start.conversation, [question, start.reply], start.parentIfStored ?? null);
-    const stored = appended.inserted.length === 2 ? question.with({ parentId: appended.inserted[0]!.parentId }) : null;
-    // The history is the path above the question (above the one stored, for a repeated question), as it was before this call.
-    const above = taken ? taken.parentId : (stored?.parentId ?? null);
+    const sent = [...(start.context ?? []), question, start.reply];
+    const appended = await this.messages.append(start.conversation, sent, start.parentIfStored ?? null);
+    const opened = appended.inserted.length === sent.length;
+    const placed = appended.inserted.find((i) => i.messageId === question.messageId);
+    const stored = opened && placed ? question.with({ parentId: placed.parentId }) : null;
+    // The history is the path above the question and its context (above the one stored, for a repeated question), as it was before this call.
+    const above = taken ? taken.parentId : opened ? appended.inserted[0]!.parentId : null;
     const history = this.finishedAbove(above, conversationId, start.historyLimit).filter((m) => m.messageId !== start.reply.messageId);
     const takenReply = taken ? await this.messages.findReplyTo(taken.messageId) : null;
     if (stored) this.announce(start.reply.messageId);

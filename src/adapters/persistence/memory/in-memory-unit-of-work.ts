@@ -5,6 +5,7 @@ import { InMemoryConversationRepository } from './in-memory-conversation-reposit
 import { InMemoryMessageRepository } from './in-memory-message-repository.js';
 import { InMemoryReplyNotifications } from './in-memory-reply-notifications.js';
 import { InMemoryReplyRepository } from './in-memory-reply-repository.js';
+import { InMemoryResponseRepository } from './in-memory-response-repository.js';
 import { InMemorySessionRepository } from './in-memory-session-repository.js';
 import { dropLeastRecentlyActive, type Dropped } from './memory-bound.js';
 import { MemoryStore } from './memory-store.js';
@@ -52,6 +53,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
           messages: new InMemoryMessageRepository(this.store, undo),
           sessions: new InMemorySessionRepository(this.store, undo),
           replies: new InMemoryReplyRepository(this.store, undo, (replyId) => this.notifications.announce(replyId)),
+          responses: new InMemoryResponseRepository(this.store, undo),
         });
       } catch (error) {
         undo.rollback();

@@ -29,8 +29,8 @@ export class PostgresReplyRepository implements ReplyRepository {
   async begin(start: TurnStart): Promise<TurnRecord> {
     const { conversationId } = start.conversation;
     const questionId = start.userMessage.messageId;
-    const sent = [start.userMessage, start.reply];
-    // The history is the path above the question: above the one stored, for a repeated question.
+    const sent = [...(start.context ?? []), start.userMessage, start.reply];
+    // The history is the path above the question and its context: above the one stored, for a repeated question.
     const questionParent = sql`select case when exists (select 1 from taken where message_id = ${questionId})
         then (select parent_id from taken where message_id = ${questionId}) else (select parent from input where ord = 1) end`;
     const [row] = await this.db.rows<{
@@ -58,7 +58,7 @@ export class PostgresReplyRepository implements ReplyRepository {
               exists (select 1 from unknown_parent) as unknown_parent`,
     );
     const stored = row!.claimed ?? row!.existing;
-    const opened = row!.inserted.length === 2;
+    const opened = row!.inserted.length === sent.length;
     const questionRow = row!.inserted.find((i) => i.message_id === questionId);
     return {
       conversation: stored ? toConversation(stored) : null,

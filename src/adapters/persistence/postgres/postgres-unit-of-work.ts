@@ -4,6 +4,7 @@ import { DependencyUnavailableError, DomainError } from '../../../domain/errors.
 import { PostgresConversationRepository } from './postgres-conversation-repository.js';
 import { PostgresMessageRepository } from './postgres-message-repository.js';
 import { PostgresReplyRepository } from './postgres-reply-repository.js';
+import { PostgresResponseRepository } from './postgres-response-repository.js';
 import { PostgresSessionRepository } from './postgres-session-repository.js';
 import { inTransaction, Statements } from './statements.js';
 import { isDatabaseUnavailable, isRetryable } from './unavailable.js';
@@ -45,5 +46,6 @@ function repositoriesOn(db: Statements): Repositories {
     messages: new PostgresMessageRepository(db),
     sessions: new PostgresSessionRepository(db),
     replies: new PostgresReplyRepository(db),
+    responses: new PostgresResponseRepository(db),
   };
 }

@@ -13,13 +13,20 @@ const countTrigger = (onInsert: string) => `create or replace function "count_co
         return null;
       end $$`;
 
+// A conversation stays one chain in insertion order (`forked` false) while every message has at
+// most one child and follows a message inserted before it: a new row with a sibling, or with a
+// child already stored (inserted before its parent), ends that. Two index probes a new row
+// (messages_children), one aggregate a statement.
 const HEAD_FOLLOWS_INSERTS = countTrigger(`update "conversations" c set "message_count" = c."message_count" + n.count, "head_id" = n.last_id,
-              "forked" = c."forked" or exists (
-                select 1 from new_rows r join "messages" s
-                  on s."conversation_id" = r."conversation_id" and coalesce(s."parent_id", '') = coalesce(r."parent_id", '') and s."message_id" <> r."message_id"
-                where r."conversation_id" = c."conversation_id")
-            from (select "conversation_id", count(*) as count, (array_agg("message_id" order by "seq" desc))[1] as last_id
-                  from new_rows group by 1) n
+              "forked" = c."forked" or n.forked
+            from (select r."conversation_id", count(*) as count, (array_agg(r."message_id" order by r."seq" desc))[1] as last_id,
+                         bool_or(exists (select 1 from "messages" s
+                                         where s."conversation_id" = r."conversation_id" and coalesce(s."parent_id", '') = coalesce(r."parent_id", '')
+                                           and s."message_id" <> r."message_id")
+                                 or exists (select 1 from "messages" s
+                                            where s."conversation_id" = r."conversation_id" and coalesce(s."parent_id", '') = r."message_id"
+                                              and s."seq" < r."seq")) as forked
+                  from new_rows r group by 1) n
             where c."conversation_id" = n."conversation_id";`);
 
 const COUNTS_ONLY = countTrigger(`update "conversations" c set "message_count" = c."message_count" + n.count
@@ -65,13 +72,18 @@ export class Migration20261126000000 extends Migration {
          select conversation_id from conversations where head_id is null and message_count > 0
          order by conversation_id limit ${BATCH_CONVERSATIONS} for update skip locked),
        ordered as (
-         select m.message_id, lag(m.message_id) over (partition by m.conversation_id order by m.created_at, m.seq) as parent_id
+         select m.message_id, m.conversation_id, m.seq,
+                lag(m.message_id) over (partition by m.conversation_id order by m.created_at, m.seq) as parent_id,
+                lag(m.seq) over (partition by m.conversation_id order by m.created_at, m.seq) as parent_seq
          from messages m where m.conversation_id in (select conversation_id from batch)),
        linked as (
          update messages m set parent_id = o.parent_id from ordered o
          where m.message_id = o.message_id and o.parent_id is not null returning 1),
        heads as (
-         update conversations c set head_id = h.message_id
+         -- The chain follows the conversation order (created_at, then insertion); where that is not
+         -- the insertion order, the conversation is not read as one chain in insertion order.
+         update conversations c set head_id = h.message_id,
+           forked = exists (select 1 from ordered o where o.conversation_id = c.conversation_id and o.parent_seq > o.seq)
          from (select distinct on (conversation_id) conversation_id, message_id from messages
                where conversation_id in (select conversation_id from batch)
                order by conversation_id, created_at desc, seq desc) h

@@ -2,6 +2,7 @@ import { Migration20261122000000 } from './Migration20261122000000.js';
 import { Migration20261123000000 } from './Migration20261123000000.js';
 import { Migration20261125000000 } from './Migration20261125000000.js';
 import { Migration20261126000000 } from './Migration20261126000000.js';
+import { Migration20261128000000 } from './Migration20261128000000.js';
 import { Migration20261129000000 } from './Migration20261129000000.js';
 import { Migration20261130000000 } from './Migration20261130000000.js';
 
@@ -16,6 +17,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261123000000', class: Migration20261123000000 },
   { name: 'Migration20261125000000', class: Migration20261125000000 },
   { name: 'Migration20261126000000', class: Migration20261126000000 },
+  { name: 'Migration20261128000000', class: Migration20261128000000 },
   { name: 'Migration20261129000000', class: Migration20261129000000 },
   { name: 'Migration20261130000000', class: Migration20261130000000 },
 ];

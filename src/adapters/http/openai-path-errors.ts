@@ -1,0 +1,46 @@
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { ItemNotFoundError, ResponseNotFoundError } from '../../domain/response-errors.js';
+import { errorBody, HttpProblem, mapError, type MappedError } from './error-mapping.js';
+import { logUnexpected } from './middleware/error-handler.js';
+import { openAiError } from './openai-errors.js';
+import { openAiErrorJson } from './speech-presenters.js';
+
+/** The paths of OpenAI's Responses, Conversations and Models APIs, where every error is in OpenAI's shape. */
+export const OPENAI_API_PATHS = /^\/v1\/(responses|conversations|models)(\/|$)/;
+
+/** Our mapping of an error, with the errors only these APIs raise. */
+function mappedOf(error: unknown): MappedError {
+  if (error instanceof ResponseNotFoundError) {
+    return { status: 404, body: errorBody(error.message, error.field === null ? undefined : [{ field: error.field, message: 'not found' }]), unexpected: false };
+  }
+  if (error instanceof ItemNotFoundError) return { status: 404, body: errorBody(error.message), unexpected: false };
+  return mapError(error);
+}
+
+/** An error as OpenAI's API gives it: its status, and `{"error": {message, type, param, code}}` (with our `detail` and `status`). */
+export function openAiFailure(error: unknown) {
+  const mapped = mappedOf(error);
+  return { status: mapped.status, body: openAiErrorJson(openAiError(error, mapped)), unexpected: mapped.unexpected };
+}
+
+/**
+ * Errors on OpenAI's paths in OpenAI's shape, whatever raised them: a route, the identity check
+ * before it (401 with WWW-Authenticate, 403), or a method the path does not answer (405 with Allow).
+ */
+export function openAiPathErrors(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    if (!OPENAI_API_PATHS.test(ctx.path)) return next();
+    try {
+      await next();
+      // A path no route answers is no path of these APIs: its 404 is every unknown path's (the error handler's).
+      if (ctx.body == null && ctx.status === 405) throw new HttpProblem(405, `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
+    } catch (error) {
+      const failure = openAiFailure(error);
+      if (failure.unexpected) logUnexpected(logger, ctx, error);
+      if (ctx.headerSent || !ctx.writable) return;
+      ctx.status = failure.status;
+      ctx.body = failure.body;
+    }
+  };
+}

@@ -1,0 +1,29 @@
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { StopChatReply } from '../replies/stop-chat-reply.js';
+import { ownedReply } from './owned.js';
+import { removedView, viewOf, type ResponseView } from './response-view.js';
+
+/**
+ * POST /v1/responses/{id}/cancel: stops the reply wherever it is produced (StopChatReply): the
+ * text so far is kept, the response is `cancelled`. A finished one is answered unchanged. A reply
+ * stopped before its first piece is removed (as every stopped empty reply): it is answered
+ * cancelled and without text, and is not found afterwards.
+ */
+export class CancelResponse {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly stop: StopChatReply,
+  ) {}
+
+  async execute(input: { userId: string; responseId: string }): Promise<ResponseView> {
+    const { reply, record } = await this.unitOfWork.run(
+      async (r) => {
+        const found = await ownedReply(r, input.userId, input.responseId);
+        return { reply: found, record: await r.responses.findById(found.messageId) };
+      },
+      { atomic: false },
+    );
+    const stopped = await this.stop.execute({ userId: input.userId, messageId: reply.messageId });
+    return stopped ? viewOf(stopped, record) : removedView(viewOf(reply, record));
+  }
+}

@@ -1,0 +1,30 @@
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { ItemPage, ItemQuery } from './item-page.js';
+import { ownedConversation } from './owned.js';
+
+/**
+ * GET /v1/conversations/{id}/items: the active branch (from the first message to the head), a
+ * page at a time in either order; `after` names the last item of the page before. A page costs
+ * the same at any depth (the branch pages of the message repository).
+ */
+export class ListConversationItems {
+  constructor(private readonly unitOfWork: UnitOfWork) {}
+
+  execute(input: { userId: string; conversationId: string } & ItemQuery): Promise<ItemPage> {
+    const { userId, conversationId, order, limit } = input;
+    return this.unitOfWork.run(
+      async (r) => {
+        await ownedConversation(r, userId, conversationId);
+        let after = null;
+        if (input.after !== undefined) {
+          const { headId } = await r.messages.pageBranch(conversationId, userId, { leafId: null, order: 'desc', limit: 1, after: null });
+          if (headId === null) return { items: [], hasMore: false };
+          after = { leafId: headId, afterId: input.after };
+        }
+        const page = await r.messages.pageBranch(conversationId, userId, { leafId: null, order, limit, after });
+        return { items: page.messages.map((m) => m.message), hasMore: page.next !== null };
+      },
+      { atomic: false },
+    );
+  }
+}

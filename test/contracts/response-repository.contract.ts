@@ -1,0 +1,157 @@
+import { expect } from 'chai';
+import type { ResponseRecord } from '../../src/application/ports/response-repository.js';
+import { Message } from '../../src/domain/message.js';
+import { aConversation, aMessage, aSession } from '../support/builders.js';
+import { uid } from '../support/ids.js';
+import { claimed, type MakeStore, withStore } from './store-fixture.js';
+
+const aRecord = (responseId: string, props: Partial<ResponseRecord> = {}): ResponseRecord => ({
+  responseId,
+  model: 'gpt-test',
+  instructions: 'Answer in French.',
+  previousResponseId: null,
+  background: false,
+  metadata: { topic: 'travel' },
+  inputIds: [uid('msg'), uid('msg')],
+  maxOutputTokens: 200,
+  temperature: 0.7,
+  inputTokens: 42,
+  ...props,
+});
+
+/** A reply to `question`, finished. */
+const aReply = (question: Message, text = 'an answer', open = false) =>
+  Message.create({
+    messageId: uid('reply'),
+    conversationId: question.conversationId,
+    userId: question.userId,
+    role: 'assistant',
+    text,
+    createdAt: new Date(question.createdAt.getTime() + 1),
+    metadata: { model: 'm' },
+    replyTo: question.messageId,
+    parentId: question.messageId,
+    ...(open ? { status: 'in_progress' as const, progressAt: new Date() } : {}),
+  });
+
+export function responseRepositoryContract(make: MakeStore): void {
+  describe('ResponseRepository contract', () => {
+    const store = withStore(make);
+
+    /** A conversation with a question and its reply. */
+    const exchange = async () => {
+      const conversation = aConversation();
+      const question = aMessage(conversation);
+      const reply = aReply(question);
+      await store.run((r) => r.messages.append(conversation, [question, reply]));
+      return { conversation, question, reply };
+    };
+
+    describe('responses', () => {
+      it('keeps the record of a stored reply, and replaces it when saved again', async () => {
+        const { reply } = await exchange();
+        const record = aRecord(reply.messageId);
+        await store.run((r) => r.responses.save(record));
+        expect(await store.run((r) => r.responses.findById(reply.messageId))).to.deep.equal(record);
+        const again = aRecord(reply.messageId, { instructions: null, metadata: {}, inputIds: [], maxOutputTokens: null, temperature: null, background: true, previousResponseId: 'p' });
+        await store.run((r) => r.responses.save(again));
+        expect(await store.run((r) => r.responses.findById(reply.messageId))).to.deep.equal(again);
+      });
+
+      it('keeps nothing for a reply that is not stored; null for an unknown id', async () => {
+        const id = uid('reply');
+        await store.run((r) => r.responses.save(aRecord(id)));
+        expect(await store.run((r) => r.responses.findById(id))).to.equal(null);
+      });
+
+      it('goes with its reply when the reply is deleted', async () => {
+        const { conversation, reply } = await exchange();
+        await store.run((r) => r.responses.save(aRecord(reply.messageId)));
+        await store.run((r) => r.messages.deleteOwned(conversation.conversationId, conversation.userId, [reply.messageId]));
+        expect(await store.run((r) => r.responses.findById(reply.messageId))).to.equal(null);
+      });
+
+      it('stays with its reply while the reply is written and finished', async () => {
+        const conversation = aConversation();
+        const question = aMessage(conversation);
+        const opened = aReply(question, '', true);
+        await store.run((r) => r.replies.begin({ conversation, userMessage: question, reply: opened, historyLimit: 5 }));
+        await store.run((r) => r.responses.save(aRecord(opened.messageId)));
+        await store.run((r) => r.replies.advance(opened.messageId, 'Hello', new Date()));
+        await store.run((r) => r.replies.finish(opened.with({ text: 'Hello', status: 'completed', progressAt: null, finishReason: 'stop' }), new Date()));
+        expect((await store.run((r) => r.responses.findById(opened.messageId)))?.instructions).to.equal('Answer in French.');
+      });
+
+      it('is not kept when the transaction that saved it fails', async () => {
+        const { reply } = await exchange();
+        const failed = store.run(async (r) => {
+          await r.responses.save(aRecord(reply.messageId));
+          throw new Error('undo');
+        });
+        expect(((await failed.catch((error: unknown) => error)) as Error).message).to.equal('undo');
+        expect(await store.run((r) => r.responses.findById(reply.messageId))).to.equal(null);
+      });
+    });
+
+    describe('conversation metadata', () => {
+      it("is null until saved, then the saved pairs; saving again replaces them", async () => {
+        const conversation = await store.run((r) => claimed(r, aConversation()));
+        expect(await store.run((r) => r.responses.conversationMetadata(conversation.conversationId))).to.equal(null);
+        await store.run((r) => r.responses.saveConversationMetadata(conversation.conversationId, { a: '1', b: '2' }));
+        expect(await store.run((r) => r.responses.conversationMetadata(conversation.conversationId))).to.deep.equal({ a: '1', b: '2' });
+        await store.run((r) => r.responses.saveConversationMetadata(conversation.conversationId, { c: '3' }));
+        expect(await store.run((r) => r.responses.conversationMetadata(conversation.conversationId))).to.deep.equal({ c: '3' });
+      });
+
+      it('is not kept for a conversation that is not stored', async () => {
+        const id = uid('conv');
+        await store.run((r) => r.responses.saveConversationMetadata(id, { a: '1' }));
+        expect(await store.run((r) => r.responses.conversationMetadata(id))).to.equal(null);
+      });
+    });
+
+    describe('deleteConversation', () => {
+      it('deletes the conversation with its messages, sessions, records and metadata; the user stays', async () => {
+        const { conversation, question, reply } = await exchange();
+        await store.run((r) => r.sessions.save(aSession(conversation)));
+        await store.run((r) => r.responses.save(aRecord(reply.messageId)));
+        await store.run((r) => r.responses.saveConversationMetadata(conversation.conversationId, { a: '1' }));
+        const deletion = await store.run((r) => r.responses.deleteConversation(conversation.conversationId, conversation.userId));
+        expect(deletion.conversation?.conversationId).to.equal(conversation.conversationId);
+        expect(deletion).to.include({ messages: 2, sessions: 1 });
+        expect(await store.run((r) => r.conversations.findById(conversation.conversationId))).to.equal(null);
+        for (const id of [question.messageId, reply.messageId]) expect(await store.run((r) => r.messages.findById(id))).to.equal(null);
+        expect(await store.run((r) => r.responses.findById(reply.messageId))).to.equal(null);
+        expect(await store.run((r) => r.responses.conversationMetadata(conversation.conversationId))).to.equal(null);
+        // The user keeps their other conversations, and the id may be used afresh.
+        const other = await store.run((r) => claimed(r, aConversation(conversation.userId)));
+        expect(other.userId).to.equal(conversation.userId);
+        const again = await store.run((r) => r.messages.append(conversation, [aMessage(conversation)]));
+        expect(again.inserted).to.have.length(1);
+      });
+
+      it("deletes nothing of another user's conversation, and says whose it is; nothing for an unknown one", async () => {
+        const { conversation, reply } = await exchange();
+        const deletion = await store.run((r) => r.responses.deleteConversation(conversation.conversationId, uid('intruder')));
+        expect(deletion).to.include({ messages: 0, sessions: 0 });
+        expect(deletion.conversation?.userId).to.equal(conversation.userId);
+        expect(await store.run((r) => r.messages.findById(reply.messageId))).to.not.equal(null);
+        expect(await store.run((r) => r.responses.deleteConversation(uid('conv'), conversation.userId))).to.deep.equal({ conversation: null, messages: 0, sessions: 0 });
+      });
+
+      it('is undone with a transaction that fails', async () => {
+        const { conversation, reply } = await exchange();
+        await store.run((r) => r.responses.saveConversationMetadata(conversation.conversationId, { a: '1' }));
+        const failed = store.run(async (r) => {
+          await r.responses.deleteConversation(conversation.conversationId, conversation.userId);
+          throw new Error('undo');
+        });
+        expect(((await failed.catch((error: unknown) => error)) as Error).message).to.equal('undo');
+        expect(await store.run((r) => r.messages.findById(reply.messageId))).to.not.equal(null);
+        expect(await store.run((r) => r.responses.conversationMetadata(conversation.conversationId))).to.deep.equal({ a: '1' });
+        const page = await store.run((r) => r.messages.pageBranch(conversation.conversationId, conversation.userId, { leafId: null, order: 'asc', limit: 10, after: null }));
+        expect(page.messages.map((m) => m.message.messageId)).to.have.length(2);
+      });
+    });
+  });
+}
