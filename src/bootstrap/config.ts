@@ -46,6 +46,12 @@ const environmentSchema = z.object({
   DATABASE_TIMEOUT_MS: integer(100, 120_000, 3000),
   DATABASE_CREATE: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).default('false'),
   MEMORY_STORE_MAX_MESSAGES: integer(1, 100_000_000, 100_000),
+  SEARCH_LANGUAGE: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/, 'must name a PostgreSQL text-search configuration, such as english, german or simple')
+    .default('english'),
 });
 
 export interface Config {
@@ -74,6 +80,8 @@ export interface Config {
   database: { url: string; poolMax: number; timeoutMs: number; create: boolean } | null;
   /** The in-memory store (without DATABASE_URL): beyond `maxMessages`, the least recently active conversations go. */
   memoryStore: { maxMessages: number };
+  /** Search: the PostgreSQL text-search configuration whose stemming and stop words it follows (both stores). */
+  search: { language: string };
   /** The graph database (Neo4j), when NEO4J_URI is set. */
   graph: GraphConfig | null;
   /** Which dependencies /v1/health/ready requires, and how long remote results are reused. */
@@ -128,6 +136,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       ? { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeoutMs: env.DATABASE_TIMEOUT_MS, create: env.DATABASE_CREATE === 'true' }
       : null,
     memoryStore: { maxMessages: env.MEMORY_STORE_MAX_MESSAGES },
+    search: { language: env.SEARCH_LANGUAGE },
     graph: graphConfigFrom(env),
     readiness: readinessConfigFrom(env),
     tts: ttsConfigFrom(env),

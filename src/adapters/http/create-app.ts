@@ -22,6 +22,7 @@ import { chatRoutes } from './routes/chat-routes.js';
 import { personaRoutes } from './routes/persona-routes.js';
 import { statusRoutes } from './routes/status-routes.js';
 import { storageRoutes } from './routes/storage-routes.js';
+import { searchRoutes } from './routes/search-routes.js';
 import { replyRoutes } from './routes/reply-routes.js';
 import { streamRoutes } from './routes/stream-routes.js';
 import { ttsRoutes } from './routes/tts-routes.js';
@@ -79,6 +80,7 @@ export function createApp({ resolve, ids, logger, settings, metrics, identity }:
   streamRoutes(router, resolve, schemas, json, { logger, maxTextLength: settings.maxTextLength, pingIntervalMs, onDisconnect: settings.streamOnDisconnect ?? 'continue' });
   replyRoutes(router, resolve, schemas, json, { logger, pingIntervalMs });
   storageRoutes(router, resolve, schemas, json);
+  searchRoutes(router, resolve, schemas);
   statusRoutes(router, resolve);
   personaRoutes(router, resolve);
   ttsRoutes(router, resolve, json, logger);

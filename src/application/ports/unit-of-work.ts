@@ -1,11 +1,13 @@
 import type { ConversationRepository } from './conversation-repository.js';
 import type { MessageRepository } from './message-repository.js';
+import type { MessageSearch } from './message-search.js';
 import type { ReplyRepository } from './reply-repository.js';
 import type { SessionRepository } from './session-repository.js';
 
 export interface Repositories {
   conversations: ConversationRepository;
   messages: MessageRepository;
+  search: MessageSearch;
   replies: ReplyRepository;
   sessions: SessionRepository;
 }

@@ -63,18 +63,22 @@ export class InMemoryConversationRepository implements ConversationRepository {
   }
 
   private summarize(stored: StoredConversation): ConversationSummary {
-    const id = stored.conversation.conversationId;
-    const timeline = this.store.timelines.get(id) ?? [];
-    const sessions = [...(this.store.sessionsOf.get(id) ?? [])].flatMap((sessionId) => {
-      const session = this.store.sessions.get(sessionId);
-      return session && session.title !== null ? [session] : [];
-    });
-    const latest = sessions.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
+    const timeline = this.store.timelines.get(stored.conversation.conversationId) ?? [];
     return {
       conversation: stored.conversation,
-      title: conversationTitle(latest?.title ?? null, timeline[0]?.message.text ?? null),
+      title: conversationTitleIn(this.store, stored.conversation.conversationId),
       lastMessageAt: timeline.length > 0 ? stored.activeAt : null,
       messageCount: timeline.length,
     };
   }
+}
+
+/** A stored conversation's title (see `conversationTitle`). */
+export function conversationTitleIn(store: MemoryStore, conversationId: string): string | null {
+  const sessions = [...(store.sessionsOf.get(conversationId) ?? [])].flatMap((sessionId) => {
+    const session = store.sessions.get(sessionId);
+    return session && session.title !== null ? [session] : [];
+  });
+  const latest = sessions.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
+  return conversationTitle(latest?.title ?? null, store.timelines.get(conversationId)?.[0]?.message.text ?? null);
 }

@@ -1,7 +1,8 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import { MIGRATIONS } from './migrations/index.js';
+import { migrationsFor } from './migrations/index.js';
+import { checkSearchLanguage, keepSearchIndexesInStep, type Run } from './search-indexes.js';
 
 export interface DatabaseOptions {
   url: string;
@@ -12,7 +13,13 @@ export interface DatabaseOptions {
   create?: boolean;
   /** Where the driver's own warnings go (an idle connection that broke, say); never with statements or values. */
   warn?: (message: string) => void;
+  /** The text-search configuration search stems by (SEARCH_LANGUAGE); `english` when not given. */
+  searchLanguage?: string;
+  /** Told of long work at start-up (a search index rebuilt for a new SEARCH_LANGUAGE). */
+  note?: (message: string) => void;
 }
+
+type MigrationOptions = Pick<DatabaseOptions, 'url' | 'timeoutMs' | 'searchLanguage' | 'note'>;
 
 export const MIGRATIONS_FOLDER = 'src/adapters/persistence/postgres/migrations';
 
@@ -44,7 +51,7 @@ export function openPool(options: DatabaseOptions): pg.Pool {
  * `mikro_orm_migrations`). Each migration runs in its own transaction unless it says it may
  * not (a batched data change: see migrations/batches.ts).
  */
-export function openMigrator(options: Pick<DatabaseOptions, 'url' | 'timeoutMs'>): Promise<MikroORM> {
+export function openMigrator(options: MigrationOptions): Promise<MikroORM> {
   return MikroORM.init({
     clientUrl: options.url,
     entities: [],
@@ -56,7 +63,7 @@ export function openMigrator(options: Pick<DatabaseOptions, 'url' | 'timeoutMs'>
     pool: { min: 0, max: 1 },
     driverOptions: { acquireConnectionTimeout: options.timeoutMs, connection: { connectionTimeoutMillis: options.timeoutMs, application_name: 'assistant-backend-migrations' } },
     migrations: {
-      migrationsList: MIGRATIONS,
+      migrationsList: migrationsFor({ searchLanguage: options.searchLanguage ?? 'english' }),
       path: MIGRATIONS_FOLDER,
       emit: 'ts',
       snapshot: false,
@@ -73,16 +80,21 @@ const MIGRATION_LOCK = 7_342_019_661;
 /**
  * Applies pending migrations; returns the names applied. Instances starting together take
  * turns (a PostgreSQL advisory lock, held on a connection of its own), so a new migration is
- * applied once and the others find it done.
+ * applied once and the others find it done. SEARCH_LANGUAGE is checked first, and the search
+ * index brought in step with it last (search-indexes.ts).
  */
-export async function migrate(options: Pick<DatabaseOptions, 'url' | 'timeoutMs'>): Promise<string[]> {
+export async function migrate(options: MigrationOptions): Promise<string[]> {
   const lock = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: options.timeoutMs, application_name: 'assistant-backend-migrations' });
   lock.on('error', () => undefined); // a connection lost while migrating: the migrations' own transactions decide
   await lock.connect();
   const orm = await openMigrator(options);
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const language = options.searchLanguage ?? 'english';
+    const run: Run = async (statement, values) => (await lock.query(statement, values)).rows;
+    await checkSearchLanguage(run, language);
     const applied = await orm.getMigrator().up();
+    await keepSearchIndexesInStep(run, language, options.note);
     return applied.map((migration) => migration.name);
   } finally {
     await orm.close(true).catch(() => undefined);
@@ -91,7 +103,7 @@ export async function migrate(options: Pick<DatabaseOptions, 'url' | 'timeoutMs'
 }
 
 /** Creates the database named in the URL when it does not exist (connecting to `postgres` to do it). */
-export async function ensureDatabase(options: Pick<DatabaseOptions, 'url' | 'timeoutMs'>): Promise<void> {
+export async function ensureDatabase(options: MigrationOptions): Promise<void> {
   const orm = await openMigrator(options);
   try {
     await orm.schema.ensureDatabase();
