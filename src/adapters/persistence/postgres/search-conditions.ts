@@ -48,7 +48,7 @@ export class SearchConditions {
     const groups = query.required.filter((group) => group.every((t) => t.kind !== 'substring'));
     const parts = groups.map((group) => sql`(${join(group.map((t) => this.tsquery(t)), ' || ')})`);
     if (withExclusions) parts.push(...query.excluded.filter((t) => t.kind !== 'substring').map((t) => sql`!! ${this.tsquery(t)}`));
-    return parts.length === 0 ? null : join(parts, ' && ');
+    return parts.length === 0 ? null : sql`(${join(parts, ' && ')})`;
   }
 
   /** Stage `words`: stemmed words and phrases by the index; substrings of unspaced scripts by the trigram index. */

@@ -71,7 +71,13 @@ export async function createSearchIndexes(run: Run, language: string): Promise<v
 /** Fails clearly when `language` is no configuration of the database. */
 export async function checkSearchLanguage(run: Run, language: string): Promise<void> {
   assertConfigName(language);
-  const [row] = await run(`select to_regconfig($1) is not null as known, (select string_agg(cfgname, ', ' order by cfgname) from pg_ts_config) as names`, [language]);
+  const [schema, name] = language.includes('.') ? language.split('.') : [null, language];
+  const [row] = await run(
+    `select exists (select 1 from pg_ts_config c join pg_namespace n on n.oid = c.cfgnamespace
+       where c.cfgname = $2 and (n.nspname = $1 or ($1 is null and pg_ts_config_is_visible(c.oid)))) as known,
+     (select string_agg(cfgname, ', ' order by cfgname) from pg_ts_config) as names`,
+    [schema, name],
+  );
   if (!row?.known) {
     throw new SearchLanguageUnknownError(`SEARCH_LANGUAGE ${JSON.stringify(language)} is not a text-search configuration of this database (it has: ${String(row?.names)})`);
   }
