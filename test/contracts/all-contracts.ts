@@ -1,5 +1,6 @@
 import { conversationRepositoryContract } from './conversation-repository.contract.js';
 import { messageRepositoryContract } from './message-repository.contract.js';
+import { messageSearchContract } from './message-search.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
 import { replyNotificationsContract } from './reply-notifications.contract.js';
 import { replyRepositoryContract } from './reply-repository.contract.js';
@@ -10,6 +11,7 @@ import { unitOfWorkContract } from './unit-of-work.contract.js';
 export function storeContracts(make: MakeStore): void {
   conversationRepositoryContract(make);
   messageRepositoryContract(make);
+  messageSearchContract(make);
   sessionRepositoryContract(make);
   replyRepositoryContract(make);
   replyNotificationsContract(make);

@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import snowball from 'snowball-stemmers';
+import { algorithms, newStemmer } from 'snowball-stemmers';
 import type { Span } from '../../../domain/snippet.js';
 
 /**
@@ -35,7 +35,7 @@ export class TextAnalyzer {
   /** `language`: a PostgreSQL text-search configuration name; one without a Snowball stemmer (`simple`) only lower-cases. */
   constructor(language: string) {
     const name = language.replace(/^pg_catalog\./u, '');
-    const stemmer = snowball.algorithms().includes(name) ? snowball.newStemmer(name) : null;
+    const stemmer = algorithms().includes(name) ? newStemmer(name) : null;
     this.stem = stemmer ? (word) => stemmer.stem(word) : (word) => word;
     this.stopWords = name === 'english' ? ENGLISH_STOP_WORDS : new Set();
   }
@@ -83,6 +83,18 @@ export function allowedEdits(word: string): number {
 export function closeness(wanted: string, word: string): number {
   const allowed = allowedEdits(wanted);
   if (allowed === 0 || Math.abs(word.length - wanted.length) > allowed) return 0;
-  const edits = distance(wanted, word);
+  const edits = editDistance(wanted, word);
   return edits <= allowed ? 1 - edits / Math.max(wanted.length, word.length) : 0;
+}
+
+/** Levenshtein's distance, but two neighbouring letters swapped (the commonest typo) count as one edit, as Damerau's does. */
+function editDistance(a: string, b: string): number {
+  const edits = distance(a, b);
+  return edits === 2 && isOneSwap(a, b) ? 1 : edits;
+}
+
+function isOneSwap(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const differ = [...a].flatMap((char, i) => (char === b[i] ? [] : [i]));
+  return differ.length === 2 && differ[1] === differ[0]! + 1 && a[differ[0]!] === b[differ[1]!] && a[differ[1]!] === b[differ[0]!];
 }

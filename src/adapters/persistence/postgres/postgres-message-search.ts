@@ -30,6 +30,7 @@ export class PostgresMessageSearch implements MessageSearch {
 
   async search(request: SearchRequest): Promise<SearchPage> {
     const { query, limit, after } = request;
+    if (query.required.length === 0) return { hits: [], next: null };
     const stage = (name: SearchStage, guard: Sql) => {
       const { where, rank } = name === 'words' ? this.conditions.words(query) : this.conditions.loose(query);
       return sql`${raw(name)} as materialized (
@@ -69,7 +70,8 @@ export class PostgresMessageSearch implements MessageSearch {
 
   /**
    * The words of `f.text` that matched, as code-point spans: by lexeme in the words stage, by
-   * closeness (pg_trgm) in the loose one. Substrings are found by the caller. A token's offset
+   * closeness (pg_trgm: a word that merely contains the term is highlighted as a substring
+   * instead) in the loose one. Substrings are added after. A token's offset
    * is the length of the tokens before it; a compound (`e-mail`) is followed by its parts.
    */
   private spans(query: SearchQuery): Sql {
@@ -80,7 +82,7 @@ export class PostgresMessageSearch implements MessageSearch {
                 over (order by t.ord rows between unbounded preceding and 1 preceding), 0) as start
             from ts_debug(${this.conditions.config}, f.text) with ordinality as t(alias, description, token, dictionaries, dictionary, lexemes, ord)) d
       where case when f.stage = 'words' then d.lexemes && ${this.conditions.wantedLexemes(query)}
-                 else exists (select 1 from unnest(${closeWords}::text[]) w where w <% d.token) end)`;
+                 else exists (select 1 from unnest(${closeWords}::text[]) w where w <% d.token and strpos(lower(d.token), lower(w)) = 0) end)`;
   }
 }
 
