@@ -23,7 +23,7 @@ export function searchEndpointSuite(start: () => Promise<TestService>): void {
     expect(res.status, res.text).to.equal(201);
     return res.json.message.message_id as string;
   };
-  const search = (params: Record<string, string | number>) => service.call('GET', `/api/chat/search?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`);
+  const search = (params: Record<string, string | number>) => service.call('GET', `/api/chat/search?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`);
   const results = (res: CallResult): Result[] => res.json.results;
   const highlighted = (r: Result) => r.highlights.map((h) => [...r.snippet].slice(h.start, h.end).join(''));
 

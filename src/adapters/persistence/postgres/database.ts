@@ -2,7 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { migrationsFor } from './migrations/index.js';
-import { checkSearchLanguage, keepSearchIndexesInStep, type Run } from './search-indexes.js';
+import { checkSearchLanguage, keepSearchIndexesInStep, SearchExtensionMissingError, type Run } from './search-indexes.js';
 
 export interface DatabaseOptions {
   url: string;
@@ -106,13 +106,23 @@ export async function migrate(options: MigrationOptions): Promise<string[]> {
     const language = options.searchLanguage ?? 'english';
     const run: Run = async (statement, values) => (await lock.query(statement, values)).rows;
     await checkSearchLanguage(run, language);
-    const applied = await orm.getMigrator().up();
+    const applied = await orm.getMigrator().up().catch((error: unknown) => {
+      throw startUpProblemIn(error) ?? error;
+    });
     await keepSearchIndexesInStep(run, language, options.note);
     return applied.map((migration) => migration.name);
   } finally {
     await orm.close(true).catch(() => undefined);
     await lock.end().catch(() => undefined);
   }
+}
+
+/** A failed migration's own explanation, when it has one for the operator (MikroORM wraps it in its own error). */
+function startUpProblemIn(error: unknown): Error | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof SearchExtensionMissingError) return cause;
+  }
+  return undefined;
 }
 
 /** Creates the database named in the URL when it does not exist (connecting to `postgres` to do it). */

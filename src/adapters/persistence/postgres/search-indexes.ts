@@ -54,7 +54,9 @@ export async function createSearchExtensions(run: Run): Promise<void> {
     try {
       await run(`create extension if not exists ${extension}`);
     } catch (error) {
-      throw new SearchExtensionMissingError(extension, error instanceof Error ? error.message : String(error));
+      // The migrator's driver puts the statement before PostgreSQL's own message.
+      const reason = (error instanceof Error ? error.message : String(error)).replace(/^create extension .*? - /u, '').replace(/\s*\n\s*-?\s*/gu, '; ');
+      throw new SearchExtensionMissingError(extension, reason);
     }
   }
 }
