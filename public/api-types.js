@@ -27,6 +27,8 @@
 /** @typedef {Answer<'/api/chat/deleteMessages', 'delete'>} DeleteResult */
 /** @typedef {Answer<'/api/chat/conversations', 'get'>} ConversationPage */
 /** @typedef {Answer<'/api/ai/traits', 'get'>} Persona */
+/** @typedef {Answer<'/api/chat/search', 'get'>} SearchPage */
+/** @typedef {Schemas['SearchResult']} SearchResult */
 /** @typedef {Schemas['StoppedReply']} StopResult */
 /** @typedef {RequestBody<'/api/chat/loadMessages', 'post'>} LoadMessagesRequest */
 /** @typedef {RequestBody<'/api/chat/deleteMessages', 'delete'>} DeleteMessagesRequest */

@@ -14,6 +14,7 @@ import { readEventStream } from './sse.js';
 /** @typedef {import('./api-types.js').LoadMessagesRequest} LoadMessagesRequest */
 /** @typedef {import('./api-types.js').MessagePage} MessagePage */
 /** @typedef {import('./api-types.js').Persona} Persona */
+/** @typedef {import('./api-types.js').SearchPage} SearchPage */
 /** @typedef {import('./api-types.js').StopResult} StopResult */
 
 export class ApiError extends Error {
@@ -79,6 +80,25 @@ export async function listConversations({ user_id, limit, cursor }) {
   const params = new URLSearchParams({ user_id, limit: String(limit) });
   if (cursor) params.set('cursor', cursor);
   return /** @type {ConversationPage} */ (await requestJson('GET', `api/chat/conversations?${params}`));
+}
+
+/**
+ * A page of the user's messages matching `q` (web-search syntax), most relevant first.
+ * @param {{user_id: string, q: string, limit: number, cursor?: string | null}} query
+ */
+export async function searchMessages({ user_id, q, limit, cursor }) {
+  const params = new URLSearchParams({ user_id, q, limit: String(limit) });
+  if (cursor) params.set('cursor', cursor);
+  return /** @type {SearchPage} */ (await requestJson('GET', `api/chat/search?${params}`));
+}
+
+/**
+ * Makes the branch holding `message_id` the conversation's active one (the head becomes the
+ * newest message at or below it). A service without branches answers 404: nothing to switch.
+ * @param {{user_id: string, conversation_id: string, message_id: string}} request
+ */
+export async function switchBranch(request) {
+  return /** @type {unknown} */ (await requestJson('POST', 'api/chat/switchBranch', request));
 }
 
 export async function getPersona() {
