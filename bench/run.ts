@@ -10,10 +10,12 @@
  *   coldstart   process start to first answered /v1/health: the compiled service vs tsx
  *   replies     durable replies: memory with slow readers, round trips per reply, delta latency across instances
  *   speech      POST /api/tts first audio byte and total time against native espeak-ng (| lame)
+ *   search      search over 1,000,000 messages: p50/p95 against ILIKE scans, saveMessage with and without its indexes
  *
  * The service is built first (`npm run build`), so the figures are of the code as it is.
  * Knobs (environment): BENCH_RUNS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
- * BENCH_CONVERSATIONS, BENCH_PAGE_SIZES, BENCH_PAGE_REQUESTS, BENCH_ROUNDTRIP_REQUESTS, and
+ * BENCH_CONVERSATIONS, BENCH_PAGE_SIZES, BENCH_PAGE_REQUESTS, BENCH_ROUNDTRIP_REQUESTS, BENCH_SEARCH_MESSAGES,
+ * BENCH_SEARCH_USERS, BENCH_SEARCH_QUERIES, and
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local server) for PostgreSQL.
  * docs/benchmarks.md explains each figure.
  */
@@ -34,6 +36,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   coldstart: () => import('./sections/coldstart.js'),
   replies: () => import('./sections/replies.js'),
   speech: () => import('./sections/speech.js'),
+  search: () => import('./sections/search.js'),
 };
 
 const requested = process.argv.slice(2).filter((arg) => arg !== '--');

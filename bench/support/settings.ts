@@ -27,6 +27,10 @@ export interface BenchSettings {
   pageSizes: number[];
   /** Sequential requests per operation in the round-trips section. */
   roundTripRequests: number;
+  /** The search section's data: messages, users, and queries of each kind per round. */
+  searchMessages: number;
+  searchUsers: number;
+  searchQueries: number;
   /** An admin connection to PostgreSQL: each server under test gets a fresh database made through it. */
   adminUrl: string;
 }
@@ -41,6 +45,9 @@ export function loadSettings(): BenchSettings {
     pageRequests: Math.round(positive('BENCH_PAGE_REQUESTS', 300)),
     pageSizes: (process.env.BENCH_PAGE_SIZES ?? '1000,100000,1000000').split(',').map((size) => Math.round(Number(size))),
     roundTripRequests: Math.round(positive('BENCH_ROUNDTRIP_REQUESTS', 50)),
+    searchMessages: Math.round(positive('BENCH_SEARCH_MESSAGES', 1_000_000)),
+    searchUsers: Math.round(positive('BENCH_SEARCH_USERS', 10_000)),
+    searchQueries: Math.round(positive('BENCH_SEARCH_QUERIES', 100)),
     adminUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   };
 }
