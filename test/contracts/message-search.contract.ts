@@ -90,6 +90,12 @@ export function messageSearchContract(make: MakeStore): void {
       expect(hit!.matches).to.deep.equal([{ start: 3, end: 8 }]);
     });
 
+    it('is not misled by private-use characters in the text (what a store may mark matches with)', async () => {
+      const { userId } = await said(['Deploy \uE000now\uE001 \uE002then\uE003 deployed.', 'Deploy \uE000now\uE001 and deployed.']);
+      const page = await search(userId, 'deploy');
+      expect(page.hits.map(words)).to.deep.equal([['Deploy', 'deployed'], ['Deploy', 'deployed']]);
+    });
+
     it("never returns another user's message, however identical", async () => {
       const text = 'The quarterly budget review is on Thursday.';
       const mine = await said([text]);

@@ -1,22 +1,19 @@
 import type { MessageSearch, SearchHit, SearchPage, SearchRequest, SearchStage } from '../../../application/ports/message-search.js';
 import { conversationTitle, TITLE_FROM_MESSAGE_LENGTH } from '../../../domain/conversation.js';
 import type { SearchQuery } from '../../../domain/search-query.js';
-import { substringSpans } from '../../../domain/snippet.js';
 import { toDate, toMessage, type MessageRow } from './rows.js';
 import { filtersOf, SearchConditions, seekAfter, UNSEARCHABLE_CONVERSATIONS } from './search-conditions.js';
-import { empty, raw, sql, type Sql, type Statements } from './statements.js';
+import { headlineOptions, MARKS, matchesOf, type MatchedRow } from './search-highlights.js';
+import { empty, join, raw, sql, type Sql, type Statements } from './statements.js';
 
-type HitRow = MessageRow & { stage: SearchStage; rank: string; session_title: string | null; first_text: string | null; spans: [number, number][] };
-
-/** Token types that are followed by their parts in ts_debug's output: they take no room of their own. */
-const COMPOUND_TOKENS = raw(`('asciihword', 'hword', 'numhword', 'url')`);
+type HitRow = MessageRow & MatchedRow & { rank: string; session_title: string | null; first_text: string | null };
 
 /**
  * Search in PostgreSQL, one statement per page: the `messages_search_words` index (the user
  * and `to_tsvector(language, text)`, GIN) answers words and phrases, `messages_search_trigrams`
  * (the user and the text's trigrams, GIN, pg_trgm) substrings and misspellings. The loose stage
  * runs only when the words find nothing, in the same statement. What matched is found for the
- * page's rows only, with PostgreSQL's own parser and dictionaries (ts_debug).
+ * page's rows only, with PostgreSQL's own parser and dictionaries (search-highlights.ts).
  */
 export class PostgresMessageSearch implements MessageSearch {
   private readonly conditions: SearchConditions;
@@ -54,7 +51,7 @@ export class PostgresMessageSearch implements MessageSearch {
             order by s.updated_at desc limit 1) as session_title,
          (select left(m.text, ${TITLE_FROM_MESSAGE_LENGTH}) from messages m where m.conversation_id = f.conversation_id
             order by m.created_at, m.seq limit 1) as first_text,
-         ${this.spans(query)} as spans
+         ${this.highlights(query)}
        from found f
        order by f.rank desc, f.created_at desc, f.message_id desc`,
     );
@@ -62,32 +59,26 @@ export class PostgresMessageSearch implements MessageSearch {
     const hits = page.map((row): SearchHit => ({
       message: toMessage(row),
       conversationTitle: conversationTitle(row.session_title, row.first_text),
-      matches: [...row.spans.map(([start, end]) => ({ start, end })), ...substringsOf(query, row.stage, row.text)],
+      matches: matchesOf(query, row),
       position: { stage: row.stage, rank: Number(row.rank), createdAt: toDate(row.created_at), messageId: row.message_id },
     }));
     return { hits, next: rows.length > limit ? hits.at(-1)!.position : null };
   }
 
   /**
-   * The words of `f.text` that matched, as code-point spans: by lexeme in the words stage, by
-   * closeness (pg_trgm: a word that merely contains the term is highlighted as a substring
-   * instead) in the loose one. Substrings are added after. A token's offset
-   * is the length of the tokens before it; a compound (`e-mail`) is followed by its parts.
+   * What the caller needs to find the matched words (search-highlights.ts): the headline of a
+   * words-stage row, the close words of a loose-stage row.
    */
-  private spans(query: SearchQuery): Sql {
-    const closeWords = query.required.flat().filter((t) => t.kind === 'words').map((t) => t.text);
-    return sql`(select coalesce(json_agg(json_build_array(d.start, d.start + char_length(d.token)) order by d.ord), '[]')
-      from (select t.ord, t.token, t.lexemes,
-              coalesce(sum(case when t.alias in ${COMPOUND_TOKENS} then 0 else char_length(t.token) end)
-                over (order by t.ord rows between unbounded preceding and 1 preceding), 0) as start
-            from ts_debug(${this.conditions.config}, f.text) with ordinality as t(alias, description, token, dictionaries, dictionary, lexemes, ord)) d
-      where case when f.stage = 'words' then d.lexemes && ${this.conditions.wantedLexemes(query)}
-                 else exists (select 1 from unnest(${closeWords}::text[]) w where w <% d.token and strpos(lower(d.token), lower(w)) = 0) end)`;
+  private highlights(query: SearchQuery): Sql {
+    const positive = this.conditions.positiveQuery(query);
+    const terms = query.required.flat().filter((t) => t.kind === 'words').map((t) => t.text);
+    const choices = MARKS.map(
+      (marks) => sql`when strpos(f.text, ${marks[0]}) = 0 and strpos(f.text, ${marks[1]}) = 0 then ts_headline(${this.conditions.config}, f.text, ${positive}, ${headlineOptions(marks)})`,
+    );
+    const headline = positive ? sql`case when f.stage = 'words' then case ${join(choices, ' ')} end end` : sql`null::text`;
+    return sql`${headline} as headline,
+      case when f.stage = 'loose' then array(
+        select distinct w from regexp_split_to_table(f.text, '[^[:alnum:]]+') w
+        where w <> '' and exists (select 1 from unnest(${terms}::text[]) t where t <% w and strpos(lower(w), lower(t)) = 0)) end as close_words`;
   }
-}
-
-/** Substrings that matched: those of unspaced scripts in the words stage, every term's in the loose one. */
-function substringsOf(query: SearchQuery, stage: SearchStage, text: string) {
-  const terms = query.required.flat().filter((t) => stage === 'loose' || t.kind === 'substring');
-  return terms.flatMap((t) => substringSpans(text, t.text));
 }

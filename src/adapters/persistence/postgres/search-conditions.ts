@@ -79,10 +79,9 @@ export class SearchConditions {
     return { where: and(conditions), rank };
   }
 
-  /** The lexemes whose words are highlighted: those of every word and phrase looked for. */
-  wantedLexemes(query: SearchQuery): Sql {
-    const text = query.required.flat().filter((t) => t.kind !== 'substring').map((t) => t.text).join(' ');
-    return sql`tsvector_to_array(to_tsvector(${this.config}, ${text}))`;
+  /** The words and phrases looked for, as one tsquery (no exclusions): what ranks and highlights; null when there are none. */
+  positiveQuery(query: SearchQuery): Sql | null {
+    return this.wordQuery(query, false);
   }
 }
 
