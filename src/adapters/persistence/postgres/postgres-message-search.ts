@@ -44,7 +44,8 @@ export class PostgresMessageSearch implements MessageSearch {
         ? sql`${stage('words', empty)}, ${stage('loose', sql`and not exists (select 1 from words)`)},
            found as (select 'words' as stage, * from words union all select 'loose' as stage, * from loose)`
         : sql`${stage(after.stage, empty)}, found as (select ${after.stage}::text as stage, * from ${raw(after.stage)})`;
-    const rows = await this.db.rows<HitRow>(
+    // Planned for its values each time: the best plan depends on the words and patterns asked for.
+    const rows = await this.db.rowsPlannedForValues<HitRow>(
       sql`/* search.messages */ with ${ctes}
        select f.*,
          (select s.title from sessions s where s.conversation_id = f.conversation_id and s.title is not null
