@@ -32,6 +32,8 @@
 /** @typedef {RequestBody<'/api/chat/conversations/{conversation_id}', 'patch'>} ConversationChanges */
 /** @typedef {Answer<'/api/chat/conversations/{conversation_id}', 'delete'>} ConversationDeleted */
 /** @typedef {Answer<'/api/ai/traits', 'get'>} Persona */
+/** @typedef {Answer<'/api/chat/search', 'get'>} SearchPage */
+/** @typedef {Schemas['SearchResult']} SearchResult */
 /** @typedef {Schemas['StoppedReply']} StopResult */
 /** @typedef {RequestBody<'/api/chat/loadMessages', 'post'>} LoadMessagesRequest */
 /** @typedef {RequestBody<'/api/chat/deleteMessages', 'delete'>} DeleteMessagesRequest */

@@ -36,7 +36,7 @@ export async function openPostgresStore(options: DatabaseOptions): Promise<Postg
     });
     const migrationsApplied = await migrate(options);
     return {
-      unitOfWork: new PostgresUnitOfWork(pool),
+      unitOfWork: new PostgresUnitOfWork(pool, options.searchLanguage),
       check: new PostgresCheck(pool),
       migrationsApplied,
       poolState: () => poolState(pool, options.poolMax),
