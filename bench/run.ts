@@ -14,12 +14,14 @@
  *               a fresh process's first request against its second
  *   tree        conversation trees: the newest branch page and a chat turn on a tree of 10,000, the tree migration on 1,000,000 messages
  *   manage      DELETE a conversation of 10,000 and a user of 100 × 100, and another user's loadMessages p99 meanwhile
+ *   search      search over 1,000,000 messages: p50/p95 against ILIKE scans, saveMessage with and without its indexes
  *   limits      POST /v1/chat with usage limits on (never reached) against off, in memory and on
  *               PostgreSQL; round trips per chat request both ways
  *
  * The service is built first (`npm run build`), so the figures are of the code as it is.
  * Knobs (environment): BENCH_RUNS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
- * BENCH_CONVERSATIONS, BENCH_PAGE_SIZES, BENCH_PAGE_REQUESTS, BENCH_ROUNDTRIP_REQUESTS, BENCH_MIGRATION_MESSAGES, and
+ * BENCH_CONVERSATIONS, BENCH_PAGE_SIZES, BENCH_PAGE_REQUESTS, BENCH_ROUNDTRIP_REQUESTS, BENCH_MIGRATION_MESSAGES, BENCH_SEARCH_MESSAGES,
+ * BENCH_SEARCH_USERS, BENCH_SEARCH_QUERIES, and
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local server) for PostgreSQL.
  * docs/benchmarks.md explains each figure.
  */
@@ -43,6 +45,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   speech: () => import('./sections/speech.js'),
   tree: () => import('./sections/tree.js'),
   manage: () => import('./sections/manage.js'),
+  search: () => import('./sections/search.js'),
   limits: () => import('./sections/limits.js'),
 };
 

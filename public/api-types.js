@@ -32,6 +32,8 @@
 /** @typedef {RequestBody<'/api/chat/conversations/{conversation_id}', 'patch'>} ConversationChanges */
 /** @typedef {Answer<'/api/chat/conversations/{conversation_id}', 'delete'>} ConversationDeleted */
 /** @typedef {Answer<'/api/ai/traits', 'get'>} Persona */
+/** @typedef {Answer<'/api/chat/search', 'get'>} SearchPage */
+/** @typedef {Schemas['SearchResult']} SearchResult */
 /** @typedef {Schemas['StoppedReply']} StopResult */
 /** A user's usage per day (`GET v1/usage`). @typedef {Answer<'/v1/usage', 'get'>} Usage */
 /** @typedef {RequestBody<'/api/chat/loadMessages', 'post'>} LoadMessagesRequest */

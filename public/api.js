@@ -17,6 +17,7 @@ import { readEventStream } from './sse.js';
 /** @typedef {import('./api-types.js').LoadMessagesRequest} LoadMessagesRequest */
 /** @typedef {import('./api-types.js').MessagePage} MessagePage */
 /** @typedef {import('./api-types.js').Persona} Persona */
+/** @typedef {import('./api-types.js').SearchPage} SearchPage */
 /** @typedef {import('./api-types.js').StopResult} StopResult */
 /** @typedef {import('./api-types.js').SwitchBranchRequest} SwitchBranchRequest */
 /** @typedef {import('./api-types.js').SwitchBranchResult} SwitchBranchResult */
@@ -143,6 +144,16 @@ export async function updateConversation(conversationId, changes) {
 export async function deleteConversation(conversationId, userId) {
   const query = new URLSearchParams({ user_id: userId });
   return /** @type {ConversationDeleted} */ (await requestJson('DELETE', `${conversationPath(conversationId)}?${query}`));
+}
+
+/**
+ * A page of the user's messages matching `q` (web-search syntax), most relevant first.
+ * @param {{user_id: string, q: string, limit: number, cursor?: string | null}} query
+ */
+export async function searchMessages({ user_id, q, limit, cursor }) {
+  const params = new URLSearchParams({ user_id, q, limit: String(limit) });
+  if (cursor) params.set('cursor', cursor);
+  return /** @type {SearchPage} */ (await requestJson('GET', `api/chat/search?${params}`));
 }
 
 export async function getPersona() {

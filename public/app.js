@@ -8,8 +8,9 @@
 // one), state.js (what the page knows; id-rule.js, generated, what an id may be), dom.js and render-*.js (building the DOM), and the flows
 // that join them: chat.js (sending, the streamed reply; reply-follow.js keeps it going across
 // dropped connections; speech.js speaks it), messages.js (paging, delete, speech),
-// conversation-list.js, session.js (the user, the conversation shown), about.js (persona, status),
-// usage.js (the user's usage today and the limits the service stated),
+// conversation-list.js, session.js (the user, the conversation shown), search.js (searching,
+// opening a result at its message), about.js (persona, status), usage.js (the user's usage
+// today and the limits the service stated),
 // branches.js (edit, regenerate, "‹ 2/3 ›"; render-tree.js and tree.js show the tree).
 import { loadGraphStatus, loadPersona } from './about.js';
 import { cancelEdit, regenerate, showVersion, startEdit, submitEdit } from './branches.js';
@@ -21,6 +22,7 @@ import { find, ui } from './dom.js';
 import { deleteMessage, loadOlderMessages, playMessage } from './messages.js';
 import { markCurrentConversation } from './render-conversations.js';
 import { updateEmptyNote } from './render-messages.js';
+import { openResult, runSearch } from './search.js';
 import { openConversation, useName } from './session.js';
 import { chooseSpeaking, speakingChosen } from './speech.js';
 import { loadUsage } from './usage.js';
@@ -125,6 +127,18 @@ ui.messageList.addEventListener('keydown', (event) => {
     event.stopPropagation(); // closes the editor, and stops no reply
     cancelEdit(item);
   }
+});
+
+ui.searchForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  void runSearch({ q: ui.searchText.value });
+});
+ui.moreResults.addEventListener('click', () => void runSearch({ append: true }));
+ui.searchResults.addEventListener('click', (event) => {
+  const button = event.target instanceof Element ? event.target.closest('button.search-result') : null;
+  if (!(button instanceof HTMLElement)) return;
+  const { conversationId, messageId } = button.dataset;
+  if (conversationId && messageId) void openResult(conversationId, messageId);
 });
 
 ui.moreConversations.addEventListener('click', () => void loadConversations({ append: true }));

@@ -2227,6 +2227,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/chat/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the user's own messages
+         * @description Searches the caller's own completed messages in every branch of their conversations (never temporary conversations, never a reply still being written). Words match in their inflected forms (stemming by SEARCH_LANGUAGE); results come most relevant first, then most recent. When the words find nothing, a substring or a close misspelling of the terms still finds a message (text without spaces, such as Chinese, is always matched by substring). A query that cannot match anything is an empty list. `conversation_id` of an unknown conversation gives an empty list; of another user's, 404. Pass `next_cursor` back, with the same query and filters, for the next page (another query's cursor is 400).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                    user_id: string;
+                    /** @description Web-search syntax: words (found in their inflected forms), `"quoted phrases"`, `-excluded` words or phrases, and `OR` between two terms (`a b OR c d` is a AND (b OR c) AND d). 1..256 Unicode code points. */
+                    q: string;
+                    conversation_id?: string;
+                    role?: "user" | "assistant" | "system";
+                    /** @description Only messages created at or after this instant (ISO 8601 with a time zone) */
+                    from?: string;
+                    /** @description Only messages created at or before this instant (ISO 8601 with a time zone) */
+                    to?: string;
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of results */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            status: "ok";
+                            results: components["schemas"]["SearchResult"][];
+                            /** @description opaque; null when there are no more results */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request (headers and body) did not arrive in full within the time limit (REQUEST_TIMEOUT_MS) */
+                408: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tts": {
         parameters: {
             query?: never;
@@ -6295,6 +6414,18 @@ export interface components {
             temporary: boolean;
             /** @description when it will be deleted (a temporary conversation, or RETENTION_DAYS); null otherwise */
             expires_at: string | null;
+        };
+        SearchResult: {
+            message: components["schemas"]["Message"];
+            conversation_id: string;
+            conversation_title: string | null;
+            /** @description Plain text (never HTML) around the best match: at most 200 code points; `…` marks text left out */
+            snippet: string;
+            /** @description The matched spans of `snippet`, as code-point offsets (`start` inclusive, `end` exclusive), in order, not overlapping */
+            highlights: {
+                start: number;
+                end: number;
+            }[];
         };
         OpenAiError: {
             error: {

@@ -6,6 +6,7 @@ import { ui } from './dom.js';
 import { loadOlderMessages } from './messages.js';
 import { markCurrentConversation } from './render-conversations.js';
 import { clearMessages } from './render-messages.js';
+import { clearSearch } from './render-search.js';
 import { conversationFromHash, setHash, state, storeUser } from './state.js';
 import { loadUsage } from './usage.js';
 
@@ -32,8 +33,11 @@ export async function useName(userId) {
   ui.text.disabled = false;
   ui.newConversation.disabled = false;
   ui.showArchived.disabled = false;
+  ui.searchText.disabled = false;
+  ui.searchSubmit.disabled = false;
   setStreaming(false);
   if (changed) {
+    clearSearch();
     state.showArchived = false;
     ui.showArchived.setAttribute('aria-pressed', 'false');
     ui.showArchived.textContent = 'Show archived';

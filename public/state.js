@@ -12,6 +12,12 @@ import { FORBIDDEN_IN_ID, MAX_ID_LENGTH } from './id-rule.js';
  * @typedef {{controller: AbortController, messageId: string | null, stopping: boolean}} ReplyInFlight
  */
 
+/**
+ * The search shown: its query, where its results continue, and a count that changes with every
+ * new search or user, so late answers for an earlier one are dropped.
+ * @typedef {{q: string | null, cursor: string | null, run: number}} SearchShown
+ */
+
 export const PAGE_SIZE = 30;
 export const CONVERSATION_PAGE_SIZE = 20;
 const USER_KEY = 'assistant-demo.user_id';
@@ -31,6 +37,7 @@ export const state = {
   /** @type {Map<string, ConversationSummary>} */
   conversations: new Map(),
   /** @type {ReplyInFlight | null} */ streaming: null,
+  /** @type {SearchShown} */ search: { q: null, cursor: null, run: 0 },
   assistantName: 'Assistant',
 };
 

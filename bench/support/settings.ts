@@ -29,6 +29,10 @@ export interface BenchSettings {
   roundTripRequests: number;
   /** Existing messages the tree section's migration is timed on (in conversations of 100). */
   migrationMessages: number;
+  /** The search section's data: messages, users, and queries of each kind per round. */
+  searchMessages: number;
+  searchUsers: number;
+  searchQueries: number;
   /** An admin connection to PostgreSQL: each server under test gets a fresh database made through it. */
   adminUrl: string;
 }
@@ -44,6 +48,9 @@ export function loadSettings(): BenchSettings {
     pageSizes: (process.env.BENCH_PAGE_SIZES ?? '1000,100000,1000000').split(',').map((size) => Math.round(Number(size))),
     roundTripRequests: Math.round(positive('BENCH_ROUNDTRIP_REQUESTS', 50)),
     migrationMessages: Math.round(positive('BENCH_MIGRATION_MESSAGES', 1_000_000)),
+    searchMessages: Math.round(positive('BENCH_SEARCH_MESSAGES', 1_000_000)),
+    searchUsers: Math.round(positive('BENCH_SEARCH_USERS', 10_000)),
+    searchQueries: Math.round(positive('BENCH_SEARCH_QUERIES', 100)),
     adminUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   };
 }

@@ -55,6 +55,12 @@ const environmentSchema = z.object({
   TEMPORARY_TTL_HOURS: integer(1, 24 * 365 * 100, 24),
   RETENTION_DAYS: integerField(1, 365 * 1000).optional(),
   SWEEP_INTERVAL_MS: integer(1000, 86_400_000, 60_000),
+  SEARCH_LANGUAGE: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/, 'must name a PostgreSQL text-search configuration, such as english, german or simple')
+    .default('english'),
 });
 
 export interface Config {
@@ -85,6 +91,8 @@ export interface Config {
   database: { url: string; poolMax: number; timeoutMs: number; create: boolean } | null;
   /** The in-memory store (without DATABASE_URL): beyond `maxMessages`, the least recently active conversations go. */
   memoryStore: { maxMessages: number };
+  /** Search: the PostgreSQL text-search configuration whose stemming and stop words it follows (both stores). */
+  search: { language: string };
   /** The graph database (Neo4j), when NEO4J_URI is set. */
   graph: GraphConfig | null;
   /** Which dependencies /v1/health/ready requires, and how long remote results are reused. */
@@ -148,6 +156,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       ? { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeoutMs: env.DATABASE_TIMEOUT_MS, create: env.DATABASE_CREATE === 'true' }
       : null,
     memoryStore: { maxMessages: env.MEMORY_STORE_MAX_MESSAGES },
+    search: { language: env.SEARCH_LANGUAGE },
     graph: graphConfigFrom(env),
     readiness: readinessConfigFrom(env),
     tts: ttsConfigFrom(env),

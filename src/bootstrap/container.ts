@@ -19,6 +19,7 @@ import { LoadMessages } from '../application/use-cases/load-messages.js';
 import { ResumeChatReply } from '../application/replies/resume-chat-reply.js';
 import { SaveMessage } from '../application/use-cases/save-message.js';
 import { SaveSession } from '../application/use-cases/save-session.js';
+import { SearchMessages } from '../application/use-cases/search-messages.js';
 import { SendChatMessage } from '../application/replies/send-chat-message.js';
 import { StopChatReply } from '../application/replies/stop-chat-reply.js';
 import { SpeakReply } from '../application/use-cases/speak-reply.js';
@@ -149,6 +150,7 @@ function bindApplication(c: Container): void {
   bind(DeleteConversation, [TOKENS.UnitOfWork, StopChatReply, TOKENS.SpeechCache]);
   bind(EraseUser, [TOKENS.UnitOfWork, StopChatReply, TOKENS.SpeechCache, TOKENS.UsageMeter]);
   bind(SwitchBranch, [TOKENS.UnitOfWork]);
+  bind(SearchMessages, [TOKENS.UnitOfWork]);
   bind(GetHealth, [TOKENS.Clock, TOKENS.StartedAt, TOKENS.Version]);
   bind(CheckReadiness, [TOKENS.DependencyChecks, TOKENS.ReadinessTimeoutMs]);
   bind(GetPersona, [TOKENS.PersonaSource]);

@@ -39,14 +39,21 @@ export async function openStore(config: Config, logger: Logger, metrics: Metrics
   if (!config.database) {
     const { maxMessages } = config.memoryStore;
     logger.info({ store: 'in-memory', maxMessages }, `store: in memory, at most ${maxMessages} messages (data is lost on restart; set DATABASE_URL for PostgreSQL)`);
-    const unitOfWork = new InMemoryUnitOfWork(undefined, { maxMessages, logger });
+    const unitOfWork = new InMemoryUnitOfWork(undefined, { maxMessages, logger, searchLanguage: config.search.language });
     return { unitOfWork, check: new InMemoryStoreCheck(), notifications: unitOfWork.notifications, usage: new InMemoryUsageLedger() };
   }
   const settings = config.database;
   const where = describeDatabase(settings.url);
   let store: PostgresStore;
   try {
-    store = lifetime.own(await openPostgresStore({ ...settings, warn: (message) => logger.warn({ store: 'postgresql' }, `database driver: ${message.slice(0, 200)}`) }));
+    store = lifetime.own(
+      await openPostgresStore({
+        ...settings,
+        searchLanguage: config.search.language,
+        warn: (message) => logger.warn({ store: 'postgresql' }, `database driver: ${message.slice(0, 200)}`),
+        note: (message) => logger.info({ store: 'postgresql' }, message),
+      }),
+    );
   } catch (error) {
     const reason = error instanceof Error ? error.message.replaceAll(settings.url, where) : String(error);
     throw new DatabaseStartError(`cannot use the database at ${where}: ${reason}`);

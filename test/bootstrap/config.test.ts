@@ -8,6 +8,12 @@ describe('configuration', () => {
     expect(config.chat.maxTextLength).to.equal(32_000);
     expect(config.personaFile).to.equal(undefined);
     expect(config.memoryStore).to.deep.equal({ maxMessages: 100_000 });
+    expect(config.search).to.deep.equal({ language: 'english' });
+  });
+
+  it('reads SEARCH_LANGUAGE as a text-search configuration name', () => {
+    expect(loadConfig({ SEARCH_LANGUAGE: ' German ' }).search).to.deep.equal({ language: 'german' });
+    expect(loadConfig({ SEARCH_LANGUAGE: 'public.my_config' }).search).to.deep.equal({ language: 'public.my_config' });
   });
 
   it('reads numbers and strings from the environment', () => {
@@ -23,6 +29,7 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud'],
     ['BODY_LIMIT_BYTES', '-1'],
     ['MEMORY_STORE_MAX_MESSAGES', '0'],
+    ['SEARCH_LANGUAGE', "english'; drop table messages"],
   ]) {
     it(`refuses ${name}=${value} with one line naming the setting`, () => {
       expect(() => loadConfig({ [name!]: value })).to.throw(ConfigInvalidError, new RegExp(`^invalid configuration: ${name} .*\\(got "${value}"\\)$`));

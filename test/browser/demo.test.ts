@@ -282,6 +282,52 @@ const demoInChromium = (scheme: 'http' | 'https') => function (this: Mocha.Suite
     expect(texts).to.deep.equal(messages.map((m) => m.text));
   });
 
+  it('searches the messages and opens a result at its message, on its branch', async () => {
+    const conversationId = `search-${Date.now().toString(36)}`;
+    const found = '<b>Quokka</b> census: count them before the end of May.';
+    const messages = Array.from({ length: 70 }, (_, i) => ({
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      text: i === 4 ? found : `Small talk number ${i + 1}`,
+      created_at: new Date(Date.UTC(2026, 1, 1, 0, 0, i)).toISOString(),
+    }));
+    expect((await service.post('/api/chat/saveSession', { user_id: userId, conversation_id: conversationId, title: 'Wildlife counts', messages })).status).to.equal(201);
+    // The same words of another user are never found.
+    await service.post('/api/chat/saveMessage', { user_id: `${userId}-other`, conversation_id: `${conversationId}-other`, role: 'user', text: found });
+    const switches: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/chat/switchBranch')) switches.push(request.postData() ?? '');
+    });
+
+    await page.locator('#search-text').fill('quokkas');
+    await page.locator('#search-text').press('Enter');
+    await waitUntil(`document.querySelectorAll('#search-results button.search-result').length === 1`);
+    const result = page.locator('#search-results button.search-result');
+    expect(await result.locator('.search-result__title').textContent()).to.equal('Wildlife counts');
+    expect(await result.locator('.search-result__snippet').textContent(), 'plain text, never HTML').to.equal(found);
+    expect(await result.locator('.search-result__snippet b').count()).to.equal(0);
+    expect(await result.locator('.search-result__snippet mark').allTextContents()).to.deep.equal(['Quokka']);
+    expect(await page.locator('#search-status').textContent()).to.equal('1 result.');
+
+    await result.click();
+    const messageId = (await result.getAttribute('data-message-id'))!;
+    const shown = `#message-list [data-message-id="${messageId}"]`;
+    await waitUntil(`document.querySelector(${JSON.stringify(shown)})?.classList.contains('message--found')`);
+    expect(await currentConversationId()).to.equal(conversationId);
+    expect(await page.evaluate(`document.activeElement === document.querySelector(${JSON.stringify(shown)})`)).to.equal(true);
+    const inView = await page.evaluate(`(() => {
+      const box = document.querySelector(${JSON.stringify(shown)}).getBoundingClientRect();
+      const view = document.querySelector('#message-scroller').getBoundingClientRect();
+      return box.top >= view.top && box.bottom <= view.bottom;
+    })()`);
+    expect(inView, 'the message found is scrolled into view, 65 messages up').to.equal(true);
+    expect(switches.map((body) => JSON.parse(body))).to.deep.equal([{ user_id: userId, conversation_id: conversationId, message_id: messageId }]);
+
+    await page.locator('#search-text').fill('nothing-like-this-anywhere');
+    await page.locator('#search-text').press('Enter');
+    await waitUntil(`document.querySelector('#search-status').textContent.startsWith('Nothing found')`);
+    expect(await page.locator('#search-results li').count()).to.equal(0);
+  });
+
   it('shows an error event, a refused message and a speech failure in the conversation', async () => {
     const conversationId = await currentConversationId();
     // A model that fails half-way (the service's own failures are tested in test/http).

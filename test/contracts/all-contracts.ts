@@ -1,6 +1,7 @@
 import { conversationRepositoryContract } from './conversation-repository.contract.js';
 import { messageRepositoryContract } from './message-repository.contract.js';
 import { messageTreeContract } from './message-tree.contract.js';
+import { messageSearchContract } from './message-search.contract.js';
 import { sessionRepositoryContract } from './session-repository.contract.js';
 import { replyNotificationsContract } from './reply-notifications.contract.js';
 import { replyRepositoryContract } from './reply-repository.contract.js';
@@ -13,6 +14,7 @@ export function storeContracts(make: MakeStore): void {
   conversationRepositoryContract(make);
   messageRepositoryContract(make);
   messageTreeContract(make);
+  messageSearchContract(make);
   sessionRepositoryContract(make);
   replyRepositoryContract(make);
   responseRepositoryContract(make);

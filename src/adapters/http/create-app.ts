@@ -23,6 +23,7 @@ import { personaRoutes } from './routes/persona-routes.js';
 import { statusRoutes } from './routes/status-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
 import { storageRoutes } from './routes/storage-routes.js';
+import { searchRoutes } from './routes/search-routes.js';
 import { replyRoutes } from './routes/reply-routes.js';
 import { streamRoutes } from './routes/stream-routes.js';
 import { ttsRoutes } from './routes/tts-routes.js';
@@ -90,6 +91,7 @@ export function createApp({ resolve, ids, logger, settings, metrics, identity, u
   replyRoutes(router, resolve, schemas, json, { logger, pingIntervalMs });
   storageRoutes(router, resolve, schemas, json);
   conversationRoutes(router, resolve, schemas, json);
+  searchRoutes(router, resolve, schemas);
   statusRoutes(router, resolve);
   personaRoutes(router, resolve);
   ttsRoutes(router, resolve, json, logger);

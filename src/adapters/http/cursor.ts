@@ -1,5 +1,7 @@
 import type { ConversationPosition } from '../../application/ports/conversation-repository.js';
 import type { BranchPosition, MessagePosition, SortOrder } from '../../application/ports/message-repository.js';
+import type { SearchPosition } from '../../application/ports/message-search.js';
+import { createHash } from 'node:crypto';
 import { FieldInvalidError } from '../../domain/errors.js';
 
 /**
@@ -7,14 +9,15 @@ import { FieldInvalidError } from '../../domain/errors.js';
  * the conversation or user, the order), so one made for another list is refused.
  */
 export type CursorKey = [number, string | number];
+type KeyPart = 'number' | 'string';
 
 interface CursorBody {
   v: 1;
   s: string;
-  k: CursorKey;
+  k: (string | number)[];
 }
 
-export function encodeCursor(scope: string, key: CursorKey): string {
+export function encodeCursor(scope: string, key: (string | number)[]): string {
   const body: CursorBody = { v: 1, s: scope, k: key };
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
 }
@@ -24,30 +27,34 @@ const UNREADABLE = 'is not a cursor returned by this endpoint';
 /** The key of a cursor made for `scope`, whose second part has type `tiebreak`. */
 export function decodeCursor(cursor: string, scope: string, tiebreak: 'number'): [number, number];
 export function decodeCursor(cursor: string, scope: string, tiebreak: 'string'): [number, string];
-export function decodeCursor(cursor: string, scope: string, tiebreak: 'number' | 'string'): CursorKey {
+export function decodeCursor(cursor: string, scope: string, tiebreak: KeyPart): CursorKey {
+  return decodeCursorKey(cursor, scope, ['number', tiebreak]) as CursorKey;
+}
+
+/** The key of a cursor made for `scope`, whose parts have the types of `shape` (numbers are safe integers). */
+export function decodeCursorKey(cursor: string, scope: string, shape: KeyPart[]): (string | number)[] {
   let body: unknown;
   try {
     body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     throw new FieldInvalidError('cursor', UNREADABLE);
   }
-  if (!isCursorBody(body) || typeof body.k[1] !== tiebreak) throw new FieldInvalidError('cursor', UNREADABLE);
+  if (!isCursorBody(body, shape)) throw new FieldInvalidError('cursor', UNREADABLE);
   if (body.s !== scope) {
-    throw new FieldInvalidError('cursor', 'was made for another conversation, user or order');
+    throw new FieldInvalidError('cursor', 'was made for another conversation, user, order or query');
   }
   return body.k;
 }
 
-function isCursorBody(value: unknown): value is CursorBody {
+function isCursorBody(value: unknown, shape: KeyPart[]): value is CursorBody {
   if (typeof value !== 'object' || value === null) return false;
   const { v, s, k } = value as Partial<CursorBody>;
   return (
     v === 1 &&
     typeof s === 'string' &&
     Array.isArray(k) &&
-    k.length === 2 &&
-    Number.isSafeInteger(k[0]) &&
-    (typeof k[1] === 'string' || Number.isSafeInteger(k[1]))
+    k.length === shape.length &&
+    k.every((part, i) => (shape[i] === 'number' ? Number.isSafeInteger(part) : typeof part === 'string'))
   );
 }
 
@@ -92,5 +99,23 @@ export const conversationCursor = {
     const [mark, conversationId, extra] = key.split('\u0000');
     if ((mark !== 'p' && mark !== 'u') || !conversationId || extra !== undefined) throw new FieldInvalidError('cursor', UNREADABLE);
     return { pinned: mark === 'p', activeAt: new Date(time), conversationId };
+  },
+};
+
+/**
+ * Cursors of a search's results: the position of the last result of a page (its stage too), for
+ * the same user, query and filters only (named by a digest, so the cursor stays short).
+ */
+export const searchCursor = {
+  scope(request: Record<string, unknown>): string {
+    return `search:${createHash('sha256').update(JSON.stringify(request)).digest('base64url').slice(0, 22)}`;
+  },
+  encode(scope: string, position: SearchPosition): string {
+    return encodeCursor(scope, [position.stage, position.rank, position.createdAt.getTime(), position.messageId]);
+  },
+  decode(cursor: string, scope: string): SearchPosition {
+    const [stage, rank, time, messageId] = decodeCursorKey(cursor, scope, ['string', 'number', 'number', 'string']);
+    if (stage !== 'words' && stage !== 'loose') throw new FieldInvalidError('cursor', UNREADABLE);
+    return { stage, rank: rank as number, createdAt: new Date(time as number), messageId: messageId as string };
   },
 };

@@ -136,6 +136,18 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
           responses: responses({ '200': reply('What was deleted', out.erasedUserResponse) }, 400, 503),
         }),
       },
+      '/api/chat/search': {
+        get: op("Search the user's own messages", {
+          description:
+            'Searches the caller\'s own completed messages in every branch of their conversations (never temporary conversations, never a reply still being written). ' +
+            'Words match in their inflected forms (stemming by SEARCH_LANGUAGE); results come most relevant first, then most recent. When the words find nothing, ' +
+            'a substring or a close misspelling of the terms still finds a message (text without spaces, such as Chinese, is always matched by substring). ' +
+            'A query that cannot match anything is an empty list. `conversation_id` of an unknown conversation gives an empty list; of another user\'s, 404. ' +
+            'Pass `next_cursor` back, with the same query and filters, for the next page (another query\'s cursor is 400).',
+          requestParams: { query: req.search },
+          responses: responses({ '200': reply('One page of results', out.searchResponse) }, 400, 404, 503),
+        }),
+      },
       ...speechPaths(op),
       ...openAiPaths(openAiRequestSchemas(limits), op),
       ...usagePaths(op),

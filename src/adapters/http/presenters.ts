@@ -159,3 +159,25 @@ export function savedSessionJson(result: SavedSessionFields): Body<typeof out.sa
 export function conversationPageJson(conversations: ConversationView[], nextCursor: string | null): Body<typeof out.conversationListResponse> {
   return { status: 'ok', conversations: conversations.map(conversationJson), next_cursor: nextCursor };
 }
+
+export interface SearchResultFields {
+  message: Message;
+  conversationTitle: string | null;
+  snippet: string;
+  highlights: { start: number; end: number }[];
+}
+
+/** GET /api/chat/search: `nextCursor` already encoded for the wire. */
+export function searchResultsJson(results: SearchResultFields[], nextCursor: string | null): Body<typeof out.searchResponse> {
+  return {
+    status: 'ok',
+    results: results.map((result) => ({
+      message: messageJson(result.message),
+      conversation_id: result.message.conversationId,
+      conversation_title: result.conversationTitle,
+      snippet: result.snippet,
+      highlights: result.highlights.map(({ start, end }) => ({ start, end })),
+    })),
+    next_cursor: nextCursor,
+  };
+}

@@ -129,6 +129,24 @@ export const conversationListResponse = z.object({
   next_cursor: z.string().nullable(),
 });
 
+export const searchResponse = z.object({
+  status: ok,
+  results: z.array(
+    z
+      .object({
+        message: messageResponse,
+        conversation_id: z.string(),
+        conversation_title: z.string().nullable(),
+        snippet: z.string().meta({ description: 'Plain text (never HTML) around the best match: at most 200 code points; `…` marks text left out' }),
+        highlights: z
+          .array(z.object({ start: z.number().int().min(0), end: z.number().int().min(0) }))
+          .meta({ description: 'The matched spans of `snippet`, as code-point offsets (`start` inclusive, `end` exclusive), in order, not overlapping' }),
+      })
+      .meta({ id: 'SearchResult' }),
+  ),
+  next_cursor: z.string().nullable().meta({ description: 'opaque; null when there are no more results' }),
+});
+
 export const healthResponse = z.object({ status: ok, version: z.string(), uptime_s: z.number().int().min(0) });
 
 const check = z.object({ status: z.enum(['ok', 'error', 'disabled']), required: z.boolean(), detail: z.string().optional() });

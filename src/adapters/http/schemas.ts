@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { clientIdProblem, ID_RULE, MAX_ID_LENGTH } from '../../domain/ids.js';
 import { ROLES } from '../../domain/message.js';
 import { assertMetadata } from '../../domain/metadata.js';
+import { MAX_QUERY_LENGTH } from '../../domain/search-query.js';
 import { codePointLength, hasUnstorableCharacters, UNSTORABLE_RULE } from '../../domain/text.js';
 
 /** Request schemas: one per endpoint, the single source of validation (and, later, of the OpenAPI document). */
@@ -158,6 +159,26 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       archived: z.boolean(says('must be true or false')).optional(),
     }),
     userPath: z.object({ user_id: clientId() }),
+    search: z.object({
+      user_id: clientId(),
+      q: z
+        .string(says(`must be a string of 1 to ${MAX_QUERY_LENGTH} characters`))
+        .refine((s) => codePointLength(s) >= 1 && codePointLength(s) <= MAX_QUERY_LENGTH, `must be a string of 1 to ${MAX_QUERY_LENGTH} characters`)
+        .superRefine(storable)
+        .meta({
+          description:
+            'Web-search syntax: words (found in their inflected forms), `"quoted phrases"`, `-excluded` words or phrases, and `OR` between two terms ' +
+            '(`a b OR c d` is a AND (b OR c) AND d). 1..256 Unicode code points.',
+          minLength: 1,
+          maxLength: MAX_QUERY_LENGTH,
+        }),
+      conversation_id: clientId().optional(),
+      role: role().optional(),
+      from: timestamp().optional().meta({ description: 'Only messages created at or after this instant (ISO 8601 with a time zone)' }),
+      to: timestamp().optional().meta({ description: 'Only messages created at or before this instant (ISO 8601 with a time zone)' }),
+      limit: z.coerce.number(says('must be an integer from 1 to 100')).pipe(integer(1, 100)).default(20),
+      cursor: z.string(says('must be a string')).optional(),
+    }),
     /** GET /v1/chat/stream/{message_id}: the position may also come as the Last-Event-ID header. */
     resumeReply: z.object({ user_id: clientId(), after: position().optional() }),
     stopReply: body({ user_id: clientId() }),

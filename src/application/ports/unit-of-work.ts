@@ -1,5 +1,6 @@
 import type { ConversationRepository } from './conversation-repository.js';
 import type { MessageRepository } from './message-repository.js';
+import type { MessageSearch } from './message-search.js';
 import type { ReplyRepository } from './reply-repository.js';
 import type { ResponseRepository } from './response-repository.js';
 import type { SessionRepository } from './session-repository.js';
@@ -7,6 +8,7 @@ import type { SessionRepository } from './session-repository.js';
 export interface Repositories {
   conversations: ConversationRepository;
   messages: MessageRepository;
+  search: MessageSearch;
   replies: ReplyRepository;
   sessions: SessionRepository;
   /** The OpenAI face's own records (responses' requests, conversations' metadata). */

@@ -166,3 +166,14 @@ export class InMemoryConversationRepository implements ConversationRepository {
     };
   }
 }
+
+/** A stored conversation's title, as its summary shows it (see `shownTitle`). */
+export function conversationTitleIn(store: MemoryStore, conversationId: string): string | null {
+  const stored = store.conversations.get(conversationId);
+  const sessions = [...(store.sessionsOf.get(conversationId) ?? [])].flatMap((sessionId) => {
+    const session = store.sessions.get(sessionId);
+    return session && session.title !== null ? [session] : [];
+  });
+  const latest = sessions.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
+  return shownTitle(stored?.title ?? null, stored?.titleSource ?? null, latest?.title ?? null, store.timelines.get(conversationId)?.[0]?.message.text ?? null).title;
+}

@@ -3,12 +3,14 @@ import type { Logger } from 'pino';
 import type { Repositories, UnitOfWork } from '../../../application/ports/unit-of-work.js';
 import { InMemoryConversationRepository } from './in-memory-conversation-repository.js';
 import { InMemoryMessageRepository } from './in-memory-message-repository.js';
+import { InMemoryMessageSearch } from './in-memory-message-search.js';
 import { InMemoryReplyNotifications } from './in-memory-reply-notifications.js';
 import { InMemoryReplyRepository } from './in-memory-reply-repository.js';
 import { InMemoryResponseRepository } from './in-memory-response-repository.js';
 import { InMemorySessionRepository } from './in-memory-session-repository.js';
 import { dropLeastRecentlyActive, type Dropped } from './memory-bound.js';
 import { MemoryStore } from './memory-store.js';
+import { TextAnalyzer } from './search-text.js';
 import { UndoLog } from './undo-log.js';
 
 export interface InMemoryStoreOptions {
@@ -18,6 +20,8 @@ export interface InMemoryStoreOptions {
   logger?: Pick<Logger, 'warn'>;
   /** Where writes to replies are announced: the process's watchers. */
   notifications?: InMemoryReplyNotifications;
+  /** The text-search configuration whose stemming search follows (SEARCH_LANGUAGE); `english` when not given. */
+  searchLanguage?: string;
 }
 
 /** A full store drops on nearly every write: the first drop is reported at once, later ones at most once a minute. */
@@ -34,6 +38,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
   private unreported: Dropped = { conversations: 0, messages: 0, sessions: 0 };
   private lastReport = -Infinity;
   readonly notifications: InMemoryReplyNotifications;
+  private readonly analyzer: TextAnalyzer;
 
   constructor(
     readonly store: MemoryStore = new MemoryStore(),
@@ -41,6 +46,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
   ) {
     this.maxMessages = options.maxMessages ?? 100_000;
     this.notifications = options.notifications ?? new InMemoryReplyNotifications();
+    this.analyzer = new TextAnalyzer(options.searchLanguage ?? 'english');
   }
 
   run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
@@ -51,6 +57,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         result = await work({
           conversations: new InMemoryConversationRepository(this.store, undo),
           messages: new InMemoryMessageRepository(this.store, undo),
+          search: new InMemoryMessageSearch(this.store, this.analyzer),
           sessions: new InMemorySessionRepository(this.store, undo),
           replies: new InMemoryReplyRepository(this.store, undo, (replyId) => this.notifications.announce(replyId)),
           responses: new InMemoryResponseRepository(this.store, undo),

@@ -40,7 +40,7 @@ export async function openPostgresStore(options: DatabaseOptions): Promise<Postg
     });
     const migrationsApplied = await migrate(options);
     return {
-      unitOfWork: new PostgresUnitOfWork(pool),
+      unitOfWork: new PostgresUnitOfWork(pool, options.searchLanguage),
       check: new PostgresCheck(pool),
       usage: new PostgresUsageLedger(pool),
       migrationsApplied,

@@ -3,6 +3,7 @@ import type { Repositories, UnitOfWork, UnitOfWorkOptions } from '../../../appli
 import { DependencyUnavailableError, DomainError } from '../../../domain/errors.js';
 import { PostgresConversationRepository } from './postgres-conversation-repository.js';
 import { PostgresMessageRepository } from './postgres-message-repository.js';
+import { PostgresMessageSearch } from './postgres-message-search.js';
 import { PostgresReplyRepository } from './postgres-reply-repository.js';
 import { PostgresResponseRepository } from './postgres-response-repository.js';
 import { PostgresSessionRepository } from './postgres-session-repository.js';
@@ -21,15 +22,19 @@ export class PostgresUnitOfWork implements UnitOfWork {
   /** Repositories whose statements each take a pooled connection: the same for every non-atomic run. */
   private readonly pooled: Repositories;
 
-  constructor(private readonly pool: pg.Pool) {
-    this.pooled = repositoriesOn(new Statements(pool));
+  /** `searchLanguage`: the text-search configuration search stems by (SEARCH_LANGUAGE), `english` when not given. */
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly searchLanguage = 'english',
+  ) {
+    this.pooled = repositoriesOn(new Statements(pool), searchLanguage);
   }
 
   async run<T>(work: (repositories: Repositories) => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         if (options.atomic === false) return await work(this.pooled);
-        return await inTransaction(this.pool, (db) => work(repositoriesOn(db)));
+        return await inTransaction(this.pool, (db) => work(repositoriesOn(db, this.searchLanguage)));
       } catch (error) {
         if (error instanceof DomainError) throw error;
         if (isDatabaseUnavailable(error)) throw new DependencyUnavailableError('the database is unavailable; try again shortly');
@@ -40,10 +45,11 @@ export class PostgresUnitOfWork implements UnitOfWork {
   }
 }
 
-function repositoriesOn(db: Statements): Repositories {
+function repositoriesOn(db: Statements, searchLanguage: string): Repositories {
   return {
     conversations: new PostgresConversationRepository(db),
     messages: new PostgresMessageRepository(db),
+    search: new PostgresMessageSearch(db, searchLanguage),
     sessions: new PostgresSessionRepository(db),
     replies: new PostgresReplyRepository(db),
     responses: new PostgresResponseRepository(db),

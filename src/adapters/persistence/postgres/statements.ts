@@ -24,15 +24,25 @@ export class Statements {
     return (await this.send(query)).rows as T[];
   }
 
+  /**
+   * `rows`, but planned anew for its values every time (an unnamed statement): for a statement
+   * whose best plan depends on them, where a generic plan kept for the connection could be
+   * ruinous (a search pattern too short for any trigram must not be looked for in the trigram
+   * index: that reads the whole index).
+   */
+  async rowsPlannedForValues<T>(query: Sql): Promise<T[]> {
+    return (await this.send(query, false)).rows as T[];
+  }
+
   /** The number of rows the statement changed. */
   async changed(query: Sql): Promise<number> {
     return (await this.send(query)).rowCount ?? 0;
   }
 
-  private async send(query: Sql): Promise<pg.QueryResult> {
+  private async send(query: Sql, prepared = true): Promise<pg.QueryResult> {
     const text = query.text;
     try {
-      return await this.on.query({ name: nameOf(text), text, values: query.values });
+      return await this.on.query({ name: prepared ? nameOf(text) : undefined, text, values: query.values });
     } catch (error) {
       // The text (placeholders, never values) names the statement in the log; see error-serializer.ts.
       if (error instanceof Error) Object.assign(error, { sql: text });

@@ -5,6 +5,12 @@ import { Migration20261126000000 } from './Migration20261126000000.js';
 import { Migration20261128000000 } from './Migration20261128000000.js';
 import { Migration20261129000000 } from './Migration20261129000000.js';
 import { Migration20261130000000 } from './Migration20261130000000.js';
+import { searchMigration } from './Migration20261127000000.js';
+
+/** What some migrations are made for: the text-search configuration of the search index (SEARCH_LANGUAGE). */
+export interface MigrationSettings {
+  searchLanguage: string;
+}
 
 /**
  * Every migration, in order: the one description of the tables (the repositories' SQL and
@@ -12,11 +18,12 @@ import { Migration20261130000000 } from './Migration20261130000000.js';
  * under tsx and from compiled output. `npm run migration:create` writes an empty migration
  * to fill in; add its class to this list.
  */
-export const MIGRATIONS = [
+export const migrationsFor = (settings: MigrationSettings) => [
   { name: 'Migration20261122000000', class: Migration20261122000000 },
   { name: 'Migration20261123000000', class: Migration20261123000000 },
   { name: 'Migration20261125000000', class: Migration20261125000000 },
   { name: 'Migration20261126000000', class: Migration20261126000000 },
+  { name: 'Migration20261127000000', class: searchMigration(settings.searchLanguage) },
   { name: 'Migration20261128000000', class: Migration20261128000000 },
   { name: 'Migration20261129000000', class: Migration20261129000000 },
   { name: 'Migration20261130000000', class: Migration20261130000000 },

@@ -1,0 +1,104 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import { openPostgresStore } from '../../../src/adapters/persistence/postgres/postgres-store.js';
+import { Conversation } from '../../../src/domain/conversation.js';
+import { parseSearchQuery } from '../../../src/domain/search-query.js';
+import { aMessage } from '../../support/builders.js';
+import { uid } from '../../support/ids.js';
+import { ADMIN_URL, createTestDatabase, requirePostgres } from '../../support/postgres.js';
+
+async function admin(url: string, statements: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+const indexDefinition = async (url: string) => {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`select indexname, indexdef from pg_indexes where tablename = 'messages' and indexname like 'messages_search%' order by 1`);
+    return rows as { indexname: string; indexdef: string }[];
+  } finally {
+    await client.end();
+  }
+};
+
+describe('PostgreSQL: the search indexes at start-up', function () {
+  this.timeout(30_000);
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  before(async function () {
+    await requirePostgres(this);
+  });
+  afterEach(async () => {
+    await database?.drop();
+    database = undefined;
+  });
+
+  it('are made by the migration: the user and the stemmed words, the user and the trigrams, both GIN', async () => {
+    database = await createTestDatabase();
+    const store = await openPostgresStore({ url: database.url, poolMax: 2, timeoutMs: 5000 });
+    await store.close();
+    const indexes = await indexDefinition(database.url);
+    expect(indexes.map((i) => i.indexname)).to.deep.equal(['messages_search_trigrams', 'messages_search_words']);
+    expect(indexes[0]!.indexdef).to.match(/USING gin \(user_id, text gin_trgm_ops\)/);
+    expect(indexes[1]!.indexdef).to.match(/USING gin \(user_id, to_tsvector\('english'::regconfig, text\)\)/);
+  });
+
+  it('follow a changed SEARCH_LANGUAGE: the words index is rebuilt and search stems by it', async () => {
+    database = await createTestDatabase();
+    const first = await openPostgresStore({ url: database.url, poolMax: 2, timeoutMs: 5000 });
+    await first.close();
+    const notes: string[] = [];
+    const store = await openPostgresStore({ url: database.url, poolMax: 2, timeoutMs: 5000, searchLanguage: 'german', note: (m) => notes.push(m) });
+    try {
+      expect(notes.join('\n')).to.match(/rebuilding the search index .* SEARCH_LANGUAGE=german/);
+      expect((await indexDefinition(database.url))[1]!.indexdef).to.match(/'german'::regconfig/);
+      const userId = uid('user');
+      const conversation = Conversation.create({ conversationId: uid('conv'), userId, createdAt: new Date() });
+      const message = aMessage(conversation, { text: 'Die Kinder spielen im Garten.' });
+      const hits = await store.unitOfWork.run(async (r) => {
+        await r.messages.append(conversation, [message]);
+        return r.search.search({ userId, query: parseSearchQuery('Kind'), filters: { conversationId: null, role: null, from: null, to: null }, limit: 5, after: null });
+      });
+      expect(hits.hits.map((h) => h.message.messageId)).to.deep.equal([message.messageId]);
+      expect(hits.hits[0]!.position.stage).to.equal('words');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('stop start-up with an error naming SEARCH_LANGUAGE when the database has no such configuration', async () => {
+    database = await createTestDatabase();
+    const error = await openPostgresStore({ url: database.url, poolMax: 2, timeoutMs: 5000, searchLanguage: 'klingon' }).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).to.match(/SEARCH_LANGUAGE "klingon" is not a text-search configuration of this database \(it has: .*english/);
+  });
+
+  it('stop start-up with an error naming the extension that cannot be created', async () => {
+    database = await createTestDatabase();
+    const role = `assistant_test_${uid('r').replaceAll('-', '').slice(-12)}`;
+    await admin(ADMIN_URL, [`create role ${role} login`]);
+    await admin(database.url, [`grant create on schema public to ${role}`]);
+    try {
+      const url = new URL(database.url);
+      url.username = role;
+      const error = await openPostgresStore({ url: url.toString(), poolMax: 2, timeoutMs: 5000 }).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      expect(error?.message).to.match(/^search needs the PostgreSQL extension pg_trgm, which cannot be created in this database \(permission denied to create extension "pg_trgm"[;)]/);
+      expect(error?.message).to.match(/create extension pg_trgm/);
+    } finally {
+      await database.drop();
+      database = undefined;
+      await admin(ADMIN_URL, [`drop owned by ${role}`, `drop role ${role}`]).catch(() => admin(ADMIN_URL, [`drop role if exists ${role}`]));
+    }
+  });
+});
