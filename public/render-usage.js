@@ -2,7 +2,7 @@
 import { element, ui } from './dom.js';
 
 /** @typedef {import('./api-types.js').Usage} Usage */
-/** @typedef {ReturnType<typeof import('./api.js').lastRateLimits>} RateLimits */
+/** @typedef {ReturnType<typeof import('./rate-limits.js').lastRateLimits>} RateLimits */
 
 const number = new Intl.NumberFormat();
 

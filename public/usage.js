@@ -1,7 +1,8 @@
 // "Your usage today": the user's requests, tokens and speech characters of the day (UTC), asked
 // for when the user is chosen and after each reply or speech, and the limits the service stated
 // on its last answer (when limits are on).
-import { describeError, getUsage, lastRateLimits } from './api.js';
+import { describeError, getUsage } from './api.js';
+import { lastRateLimits } from './rate-limits.js';
 import { ui } from './dom.js';
 import { renderUsage, renderUsageError, renderUsageWaiting } from './render-usage.js';
 import { state } from './state.js';

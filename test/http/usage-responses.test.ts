@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RateLimitError } from 'openai';
+import { NotFoundError, RateLimitError } from 'openai';
 import { estimateTokens } from '../../src/domain/usage.js';
 import { uid } from '../support/ids.js';
 import { openAiClientFor } from '../support/openai-client.js';
@@ -103,6 +103,14 @@ describe('usage and limits on POST /v1/responses, through the openai package', f
       const afterCancel = await usageOf(service, user);
       expect(afterCancel.requests).to.equal(3);
       expect(afterCancel.output_tokens - afterEphemeral.output_tokens).to.equal(estimateTokens('So far, so good. '));
+
+      // The client's mistake (a 404: no such previous response) counts nothing.
+      const missing = await client.responses.create({ model: 'm', input: 'Hi', previous_response_id: 'resp_nope' }).then(
+        () => expect.fail('an unknown previous_response_id'),
+        (e: unknown) => e,
+      );
+      expect(missing).to.be.instanceOf(NotFoundError);
+      expect((await usageOf(service, user)).requests).to.equal(3);
     });
   });
 });

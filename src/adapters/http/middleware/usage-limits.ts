@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import type { Admission, UsageLimits } from '../../../application/usage/usage-limits.js';
 import { isValidClientId } from '../../../domain/ids.js';
 import { NO_USER } from '../../../domain/usage.js';
-import { mapError } from '../error-mapping.js';
-import { openAiErrors } from '../openai-errors.js';
+import { openAiFailure } from '../openai-path-errors.js';
+import { logUnexpected } from './error-handler.js';
 import { setLimitHeaders } from '../rate-limit-headers.js';
 
 export interface LimitedRoute {
@@ -45,7 +45,7 @@ export const LIMITED_ROUTES: readonly LimitedRoute[] = [
  */
 export function usageLimits(gate: UsageLimits, router: Router, json: Middleware, logger: Logger): Middleware {
   const routes = new Map(LIMITED_ROUTES.map((route) => [`${route.method} ${route.path}`, route]));
-  const openAi = openAiErrors(logger);
+  const openAi = openAiShape(logger);
   return (ctx, next) => {
     const route = limitedRoute(ctx, router, routes);
     if (!route) return next();
@@ -62,13 +62,29 @@ async function admit(ctx: Context, next: Next, gate: UsageLimits, userId: string
   try {
     await next();
   } catch (error) {
-    if (isClientError(mapError(error).status)) gate.refund(admission);
+    // The full mapping (openai-path-errors.ts knows the Responses API's own errors too).
+    if (isClientError(openAiFailure(error).status)) gate.refund(admission);
     throw error;
   }
   if (isClientError(ctx.status)) gate.refund(admission);
 }
 
 const isClientError = (status: number) => status >= 400 && status < 500;
+
+/** Errors raised here or after (a 429, the body's 400) in OpenAI's shape, as OpenAI's paths answer them. */
+function openAiShape(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const failure = openAiFailure(error);
+      if (failure.unexpected) logUnexpected(logger, ctx, error);
+      if (ctx.headerSent || !ctx.writable) return;
+      ctx.status = failure.status;
+      ctx.body = failure.body;
+    }
+  };
+}
 
 /** The limited route that will answer, if any. */
 function limitedRoute(ctx: Context, router: Router, routes: Map<string, LimitedRoute>): LimitedRoute | undefined {
