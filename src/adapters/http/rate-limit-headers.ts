@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { Admission, LimitState } from '../../application/usage/usage-limits.js';
+import type { Admission } from '../../application/usage/usage-limits.js';
 
 /** The limits' windows in seconds, as RateLimit-Policy's `w` says them. */
 const WINDOW_S = { requests: 60, tokens: 86_400 } as const;
@@ -25,20 +25,39 @@ export function openAiDuration(ms: number): string {
  * gets `Retry-After` in seconds: when the limit that refused it lets the user in again.
  */
 export function setLimitHeaders(ctx: Context, admission: Admission): void {
-  const policies: string[] = [];
+  const { requests, tokens } = admission;
+  if (!requests && !tokens) return;
+  // Straight onto the response (Koa's set allocates per call): every answer of a limited route pays for these.
+  const set = (name: string, value: string) => ctx.res.setHeader(name, value);
   const states: string[] = [];
-  const each = (name: 'requests' | 'tokens', state: LimitState | null) => {
-    if (!state) return;
-    policies.push(`"${name}";q=${state.limit};w=${WINDOW_S[name]}${name === 'tokens' ? ';qu="tokens"' : ''}`);
-    states.push(`"${name}";r=${state.remaining};t=${seconds(state.resetMs)}`);
-    ctx.set(`x-ratelimit-limit-${name}`, String(state.limit));
-    ctx.set(`x-ratelimit-remaining-${name}`, String(state.remaining));
-    ctx.set(`x-ratelimit-reset-${name}`, openAiDuration(state.resetMs));
-  };
-  each('requests', admission.requests);
-  each('tokens', admission.tokens);
-  if (policies.length === 0) return;
-  ctx.set('RateLimit-Policy', policies.join(', '));
-  ctx.set('RateLimit', states.join(', '));
-  if (admission.refused) ctx.set('Retry-After', String(Math.max(1, seconds(admission.refused.retryAfterMs))));
+  if (requests) {
+    states.push(`"requests";r=${requests.remaining};t=${seconds(requests.resetMs)}`);
+    set('x-ratelimit-limit-requests', String(requests.limit));
+    set('x-ratelimit-remaining-requests', String(requests.remaining));
+    set('x-ratelimit-reset-requests', openAiDuration(requests.resetMs));
+  }
+  if (tokens) {
+    states.push(`"tokens";r=${tokens.remaining};t=${seconds(tokens.resetMs)}`);
+    set('x-ratelimit-limit-tokens', String(tokens.limit));
+    set('x-ratelimit-remaining-tokens', String(tokens.remaining));
+    set('x-ratelimit-reset-tokens', openAiDuration(tokens.resetMs));
+  }
+  set('RateLimit-Policy', policyOf(requests?.limit ?? null, tokens?.limit ?? null));
+  set('RateLimit', states.join(', '));
+  if (admission.refused) set('Retry-After', String(Math.max(1, seconds(admission.refused.retryAfterMs))));
+}
+
+/** The policy line of a pair of limits, made once per pair. */
+const policies = new Map<string, string>();
+function policyOf(requests: number | null, tokens: number | null): string {
+  const key = `${requests}/${tokens}`;
+  let policy = policies.get(key);
+  if (policy === undefined) {
+    const items = [];
+    if (requests !== null) items.push(`"requests";q=${requests};w=${WINDOW_S.requests}`);
+    if (tokens !== null) items.push(`"tokens";q=${tokens};w=${WINDOW_S.tokens};qu="tokens"`);
+    policy = items.join(', ');
+    if (policies.size < 10_000) policies.set(key, policy);
+  }
+  return policy;
 }

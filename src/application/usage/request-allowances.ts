@@ -14,6 +14,12 @@ export interface LimitState {
   resetMs: number;
 }
 
+export interface Taken {
+  granted: boolean;
+  window: number;
+  state: LimitState;
+}
+
 interface Lease {
   /** The minute (ms since the epoch at its start). */
   window: number;
@@ -50,15 +56,26 @@ export class RequestAllowances {
     this.timer.unref();
   }
 
-  /** One request of the user's current minute, if the limit allows it: whether it was granted, and the state after. */
-  async take(userId: string, limit: number): Promise<{ granted: boolean; window: number; state: LimitState }> {
+  /**
+   * One request of the user's current minute, if the limit allows it: whether it was granted, and
+   * the state after. At once (no promise) while this instance holds requests of the user's minute.
+   */
+  take(userId: string, limit: number): Taken | Promise<Taken> {
+    const lease = this.leaseOf(userId);
+    if (lease.left > 0) return this.takeFrom(lease, limit);
+    return this.claimAndTake(userId, limit);
+  }
+
+  private takeFrom(lease: Lease, limit: number): Taken {
+    lease.left -= 1;
+    lease.used = true;
+    return { granted: true, window: lease.window, state: this.stateOf(lease, limit) };
+  }
+
+  private async claimAndTake(userId: string, limit: number): Promise<Taken> {
     for (;;) {
       const lease = this.leaseOf(userId);
-      if (lease.left > 0) {
-        lease.left -= 1;
-        lease.used = true;
-        return { granted: true, window: lease.window, state: this.stateOf(lease, limit) };
-      }
+      if (lease.left > 0) return this.takeFrom(lease, limit);
       if (lease.claiming) {
         await lease.claiming;
         continue;

@@ -2,7 +2,7 @@ import { UsageLimitReachedError } from '../../domain/errors.js';
 import { msUntilNextDay, utcDay } from '../../domain/usage.js';
 import type { Clock } from '../ports/clock.js';
 import type { UserLimits } from '../ports/user-limits.js';
-import type { LimitState, RequestAllowances } from './request-allowances.js';
+import type { LimitState, RequestAllowances, Taken } from './request-allowances.js';
 import type { UsageMeter } from './usage-meter.js';
 
 export type { LimitState } from './request-allowances.js';
@@ -45,37 +45,45 @@ export class UsageLimits {
     return this.limits.enabled;
   }
 
-  /** Lets the request in (and counts it) or refuses it. `usesModel`: the token limit applies (chat, responses), not only the request limit. */
-  async admit(userId: string, usesModel: boolean): Promise<Admission> {
+  /**
+   * Lets the request in (and counts it) or refuses it. `usesModel`: the token limit applies (chat,
+   * responses), not only the request limit. At once (no promise) when nothing needs the ledger:
+   * the user's tokens are known here and this instance holds requests of the user's minute.
+   */
+  admit(userId: string, usesModel: boolean): Admission | Promise<Admission> {
     const now = this.clock.now();
     const day = utcDay(now);
-    const base = { userId, day, requests: null, tokens: null, refused: null, window: null };
     if (!this.limits.enabled) {
       this.meter.countRequest(userId, day, 1);
-      return base;
+      return { userId, day, requests: null, tokens: null, refused: null, window: null };
     }
     const { requestsPerMinute, tokensPerDay } = this.limits.limitsFor(userId);
-    let tokens: LimitState | null = null;
-    if (tokensPerDay !== null) {
-      const used = await this.meter.tokensToday(userId);
-      tokens = { limit: tokensPerDay, remaining: Math.max(0, tokensPerDay - used), resetMs: msUntilNextDay(now) };
-      if (usesModel && used >= tokensPerDay) {
-        const requests = requestsPerMinute === null ? null : this.allowances.peek(userId, requestsPerMinute);
-        const message = `token limit reached: ${tokensPerDay} tokens per day for this user; try again in ${seconds(tokens.resetMs)} s (the day starts again at midnight UTC)`;
-        return { ...base, requests, tokens, refused: new UsageLimitReachedError('tokens', tokens.resetMs, message) };
-      }
-    }
-    if (requestsPerMinute === null) {
+    if (tokensPerDay === null) return this.takeRequest(userId, day, requestsPerMinute, null);
+    const used = this.meter.tokensToday(userId);
+    if (typeof used !== 'number') return used.then(() => this.admit(userId, usesModel));
+    const tokens = { limit: tokensPerDay, remaining: Math.max(0, tokensPerDay - used), resetMs: msUntilNextDay(now) };
+    if (!usesModel || used < tokensPerDay) return this.takeRequest(userId, day, requestsPerMinute, tokens);
+    const requests = requestsPerMinute === null ? null : this.allowances.peek(userId, requestsPerMinute);
+    const message = `token limit reached: ${tokensPerDay} tokens per day for this user; try again in ${seconds(tokens.resetMs)} s (the day starts again at midnight UTC)`;
+    return { userId, day, requests, tokens, refused: new UsageLimitReachedError('tokens', tokens.resetMs, message), window: null };
+  }
+
+  private takeRequest(userId: string, day: string, limit: number | null, tokens: LimitState | null): Admission | Promise<Admission> {
+    if (limit === null) {
       this.meter.countRequest(userId, day, 1);
-      return { ...base, tokens };
+      return { userId, day, requests: null, tokens, refused: null, window: null };
     }
-    const taken = await this.allowances.take(userId, requestsPerMinute);
+    const taken = this.allowances.take(userId, limit);
+    return taken instanceof Promise ? taken.then((t) => this.taken(userId, day, limit, tokens, t)) : this.taken(userId, day, limit, tokens, taken);
+  }
+
+  private taken(userId: string, day: string, limit: number, tokens: LimitState | null, taken: Taken): Admission {
     if (!taken.granted) {
-      const message = `rate limit reached: ${requestsPerMinute} requests per minute for this user; try again in ${seconds(taken.state.resetMs)} s`;
-      return { ...base, requests: taken.state, tokens, refused: new UsageLimitReachedError('requests', taken.state.resetMs, message) };
+      const message = `rate limit reached: ${limit} requests per minute for this user; try again in ${seconds(taken.state.resetMs)} s`;
+      return { userId, day, requests: taken.state, tokens, refused: new UsageLimitReachedError('requests', taken.state.resetMs, message), window: null };
     }
     this.meter.countRequest(userId, day, 1);
-    return { ...base, requests: taken.state, tokens, window: taken.window };
+    return { userId, day, requests: taken.state, tokens, refused: null, window: taken.window };
   }
 
   /** A request let in that the client got wrong (a 4xx): it counts for nothing after all. */

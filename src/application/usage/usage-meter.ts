@@ -77,19 +77,22 @@ export class UsageMeter implements UsageRecorder {
   /**
    * The user's tokens today as this instance knows them: the ledger's count at the last sync
    * plus what was counted here since. Waits for a sync only when the user is not known here yet
-   * today; from then on the user's count is read back at every sync.
+   * today; from then on the user's count is read back at every sync. A number at once when the
+   * user is known (every request but the first: the check costs no promise).
    */
-  async tokensToday(userId: string): Promise<number> {
-    const day = this.today();
-    let known = this.known.get(userId);
-    if (known?.day !== day) {
-      this.known.set(userId, { day: '', tokens: 0, checkedAt: this.clock.now().getTime() });
-      await this.sync();
-      known = this.known.get(userId);
+  tokensToday(userId: string): number | Promise<number> {
+    const now = this.clock.now();
+    const day = utcDay(now);
+    const known = this.known.get(userId);
+    if (known?.day === day) {
+      known.checkedAt = now.getTime();
+      return known.tokens + this.unsentTokens(userId, day);
     }
-    if (!known || known.day !== day) return this.unsentTokens(userId, day);
-    known.checkedAt = this.clock.now().getTime();
-    return known.tokens + this.unsentTokens(userId, day);
+    this.known.set(userId, { day: '', tokens: 0, checkedAt: now.getTime() });
+    return this.sync().then(() => {
+      const loaded = this.known.get(userId);
+      return (loaded?.day === day ? loaded.tokens : 0) + this.unsentTokens(userId, day);
+    });
   }
 
   /** The user's days from..to in the ledger, with what this instance has not sent yet. */

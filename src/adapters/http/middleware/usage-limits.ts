@@ -56,7 +56,8 @@ export function usageLimits(gate: UsageLimits, router: Router, json: Middleware,
 }
 
 async function admit(ctx: Context, next: Next, gate: UsageLimits, userId: string, usesModel: boolean): Promise<void> {
-  const admission: Admission = await gate.admit(userId, usesModel);
+  const admitted = gate.admit(userId, usesModel);
+  const admission: Admission = admitted instanceof Promise ? await admitted : admitted;
   setLimitHeaders(ctx, admission);
   if (admission.refused) throw admission.refused;
   try {
