@@ -1,3 +1,4 @@
+import { conversationImportContract } from './conversation-import.contract.js';
 import { conversationRepositoryContract } from './conversation-repository.contract.js';
 import { messageRepositoryContract } from './message-repository.contract.js';
 import { messageTreeContract } from './message-tree.contract.js';
@@ -12,6 +13,7 @@ export function storeContracts(make: MakeStore): void {
   conversationRepositoryContract(make);
   messageRepositoryContract(make);
   messageTreeContract(make);
+  conversationImportContract(make);
   sessionRepositoryContract(make);
   replyRepositoryContract(make);
   replyNotificationsContract(make);
