@@ -41,6 +41,7 @@ export async function startService(config: Config, overrides: AdapterOverrides =
     metrics: container.get(TOKENS.Metrics),
     settings: {
       bodyLimitBytes: config.bodyLimitBytes,
+      importMaxBytes: config.importMaxBytes,
       maxTextLength: config.chat.maxTextLength,
       ssePingIntervalMs: config.ssePingIntervalMs,
       streamOnDisconnect: config.replies.onDisconnect,

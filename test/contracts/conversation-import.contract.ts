@@ -14,7 +14,7 @@ export function conversationImportContract(make: MakeStore): void {
     const store = withStore(make);
 
     /** root → a → b (the head), and a fork root → a' → b' */
-    function imported(userId = uid('user'), conversationId = uid('conv')): ImportedConversation & { ids: Record<string, string> } {
+    function imported(userId = uid('user'), conversationId = uid('conv')): ImportedConversation & { ids: { root: string; a: string; b: string; a2: string; b2: string } } {
       const conversation = Conversation.create({ conversationId, userId, createdAt: at(0) });
       const ids = { root: uid('m'), a: uid('m'), b: uid('m'), a2: uid('m'), b2: uid('m') };
       const m = (id: string, parentId: string | null, minute: number, text: string): Message =>

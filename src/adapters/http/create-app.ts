@@ -22,6 +22,7 @@ import { chatRoutes } from './routes/chat-routes.js';
 import { personaRoutes } from './routes/persona-routes.js';
 import { statusRoutes } from './routes/status-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
+import { transferRoutes } from './routes/transfer-routes.js';
 import { storageRoutes } from './routes/storage-routes.js';
 import { replyRoutes } from './routes/reply-routes.js';
 import { streamRoutes } from './routes/stream-routes.js';
@@ -36,6 +37,8 @@ import { withBodyUser } from './middleware/identity-user.js';
 
 export interface HttpSettings {
   bodyLimitBytes: number;
+  /** The body limit of the import route alone (IMPORT_MAX_BYTES); 256 MiB when not given. */
+  importMaxBytes?: number;
   maxTextLength: number;
   /** Longest silence on an event stream before a `: ping` comment; 15 s when not given. */
   ssePingIntervalMs?: number;
@@ -81,6 +84,7 @@ export function createApp({ resolve, ids, logger, settings, metrics, identity }:
   replyRoutes(router, resolve, schemas, json, { logger, pingIntervalMs });
   storageRoutes(router, resolve, schemas, json);
   conversationRoutes(router, resolve, schemas, json);
+  transferRoutes(router, resolve, schemas, { importMaxBytes: settings.importMaxBytes ?? 256 * 1024 * 1024 });
   statusRoutes(router, resolve);
   personaRoutes(router, resolve);
   ttsRoutes(router, resolve, json, logger);

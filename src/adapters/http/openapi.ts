@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { transferPaths } from './openapi-transfer.js';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { BODY_ERRORS, headers, json, reply, responses } from './openapi-responses.js';
 import { replyPaths } from './openapi-replies.js';
@@ -132,6 +133,7 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
           responses: responses({ '200': reply('What was deleted', out.erasedUserResponse) }, 400, 503),
         }),
       },
+      ...transferPaths(req, op),
       ...speechPaths(op),
       '/v1/health': {
         get: op('Health check', { responses: responses({ '200': reply('The process serves', out.healthResponse) }) }),

@@ -1,0 +1,132 @@
+import { v5 as uuidV5 } from 'uuid';
+import { Conversation } from '../../domain/conversation.js';
+import { FieldInvalidError } from '../../domain/errors.js';
+import { Message } from '../../domain/message.js';
+import { storableText } from '../../domain/text.js';
+import type { ImportedConversation, ImportOutcome } from '../ports/message-repository.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { isChatGptConversation, readChatGptConversation } from './chatgpt-format.js';
+import { isClaudeConversation, readClaudeConversation } from './claude-format.js';
+import { isServiceConversation, readServiceConversation } from './service-format.js';
+import { ConversationUnreadableError, isObject, stringOrNull, type ImportFormat, type SourceConversation } from './source-conversation.js';
+
+/** One conversation as the body gave it: a parsed value, or why its line could not be parsed. */
+export type ImportItem = { value: unknown } | { unreadable: string };
+
+export interface ImportReport {
+  format: ImportFormat | null;
+  conversations: { created: number; skipped: number };
+  messages: { created: number; skipped: number };
+  errors: { conversation: string | null; detail: string }[];
+}
+
+/** The namespace of derived ids (uuid v5 of the user and the source's id). */
+const NAMESPACE = '6f1c3a5e-9d2b-5c47-8e0a-1b2c3d4e5f60';
+/** Errors reported one by one; beyond, they are counted in one last entry (the report stays small). */
+const MAX_ERRORS = 1000;
+
+const FORMATS: { format: ImportFormat; is: (value: unknown) => boolean; read: (value: unknown) => SourceConversation }[] = [
+  { format: 'ndjson', is: isServiceConversation, read: readServiceConversation },
+  { format: 'chatgpt', is: isChatGptConversation, read: readChatGptConversation },
+  { format: 'claude', is: isClaudeConversation, read: readClaudeConversation },
+];
+
+/**
+ * POST /api/users/{user_id}/import: conversations read one at a time from a body in one of the
+ * formats (told by the first conversation's shape), each written in one unit of work. A
+ * conversation that cannot be read is reported and skipped; a body whose first conversation is
+ * of no format is refused (FieldInvalidError on `body`) before anything is stored.
+ */
+export class ImportConversations {
+  constructor(private readonly unitOfWork: UnitOfWork) {}
+
+  async execute(input: { userId: string; items: AsyncIterable<ImportItem> }): Promise<ImportReport> {
+    const report: ImportReport = { format: null, conversations: { created: 0, skipped: 0 }, messages: { created: 0, skipped: 0 }, errors: [] };
+    let errorCount = 0;
+    const fail = (conversation: string | null, detail: string) => {
+      if (++errorCount <= MAX_ERRORS) report.errors.push({ conversation, detail });
+      else report.errors[MAX_ERRORS] = { conversation: null, detail: `${errorCount - MAX_ERRORS} more conversation(s) could not be imported` };
+    };
+    let reader: (typeof FORMATS)[number] | undefined;
+    let index = 0;
+    try {
+      for await (const item of input.items) {
+        index++;
+        if (!reader) {
+          const first = 'value' in item ? item.value : undefined;
+          reader = FORMATS.find((f) => f.is(first));
+          if (!reader) throw new FieldInvalidError('body', `is not one of the import formats (this service's ndjson export, ChatGPT's or Claude's conversations.json)${'unreadable' in item ? `: ${item.unreadable}` : ''}`);
+          report.format = reader.format;
+        }
+        if ('unreadable' in item) {
+          fail(null, `conversation ${index}: ${item.unreadable}`);
+          continue;
+        }
+        try {
+          if (!reader.is(item.value)) throw new ConversationUnreadableError(sourceName(item.value), `conversation ${index}: is not a conversation of the ${reader.format} format`);
+          await this.importOne(input.userId, reader.format, reader.read(item.value), report);
+        } catch (error) {
+          if (error instanceof ConversationUnreadableError) fail(error.conversation, error.message);
+          else if (error instanceof FieldInvalidError) fail(sourceName(item.value), error.message);
+          else throw error;
+        }
+      }
+    } catch (error) {
+      // A body that breaks off after conversations were stored: reported, what was read kept.
+      if (!(error instanceof FieldInvalidError) || error.field !== 'body' || report.format === null || index === 0) throw error;
+      fail(null, error.message);
+    }
+    return report;
+  }
+
+  private async importOne(userId: string, format: ImportFormat, source: SourceConversation, report: ImportReport): Promise<void> {
+    // A message's id in a file is taken as unique within its conversation only.
+    const derive = (kind: string, id: string) => uuidV5(`${userId}\n${format}\n${source.id}${kind === 'message' ? `\n${id}` : ''}`, NAMESPACE);
+    // This service's own export keeps its ids where they are free or already this user's.
+    let outcome = await this.write(build(userId, source, format === 'ndjson' ? (_kind, id) => id : derive));
+    if (format === 'ndjson' && (outcome.outcome === 'foreign' || outcome.conflicts.length > 0)) outcome = await this.write(build(userId, source, derive));
+    if (outcome.outcome === 'foreign' || outcome.conflicts.length > 0) throw new ConversationUnreadableError(source.id, 'its ids are taken by another conversation');
+    report.conversations[outcome.outcome === 'created' ? 'created' : 'skipped']++;
+    report.messages.created += outcome.created;
+    report.messages.skipped += outcome.skipped;
+  }
+
+  private write(imported: ImportedConversation): Promise<ImportOutcome> {
+    return this.unitOfWork.run((r) => r.messages.importConversation(imported));
+  }
+}
+
+function build(userId: string, source: SourceConversation, idOf: (kind: 'conversation' | 'message', id: string) => string): ImportedConversation {
+  const conversation = Conversation.create({ conversationId: idOf('conversation', source.id), userId, createdAt: source.createdAt });
+  const messages = source.messages.map((m) =>
+    Message.create({
+      messageId: idOf('message', m.id),
+      conversationId: conversation.conversationId,
+      userId,
+      role: m.role,
+      text: storableText(m.text),
+      createdAt: m.createdAt,
+      metadata: m.metadata,
+      replyTo: null,
+      parentId: m.parentId === null ? null : idOf('message', m.parentId),
+    }),
+  );
+  const last = messages.reduce((latest: Date, m) => (m.createdAt > latest ? m.createdAt : latest), source.createdAt);
+  return {
+    conversation,
+    title: source.title === null ? null : storableText(source.title),
+    titleSource: source.title === null ? null : source.titleSource,
+    pinned: source.pinned,
+    archived: source.archived,
+    activeAt: source.activeAt !== null && source.activeAt > last ? source.activeAt : last,
+    messages,
+    headId: source.headId === null ? null : idOf('message', source.headId),
+  };
+}
+
+/** How an error names a conversation it could not read: its id or title in the file, when it has one. */
+function sourceName(value: unknown): string | null {
+  if (!isObject(value)) return null;
+  const inner = isObject(value.conversation) ? value.conversation : value;
+  return stringOrNull(inner.conversation_id) ?? stringOrNull(inner.uuid) ?? stringOrNull(inner.id) ?? stringOrNull(inner.title) ?? stringOrNull(inner.name);
+}
