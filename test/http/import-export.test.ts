@@ -54,10 +54,10 @@ export function importExportSuite(start: () => Promise<TestService>): void {
     const active = activeBranch(exported);
     expect(active.map((m) => m.text)).to.deep.equal(CHATGPT_EXPECTED.activeTexts);
     expect(active.map((m) => m.role)).to.deep.equal(CHATGPT_EXPECTED.active);
-    expect(active[0].created_at).to.equal('2024-03-02T10:01:00.250Z');
-    expect(active[2].metadata.imported.parts).to.deep.equal(['image_asset_pointer']);
-    expect(active[4].metadata.imported).to.include({ role: 'tool', name: 'python' });
-    const siblings = (exported.messages as Json[]).filter((m) => m.parent_id === active[0].message_id);
+    expect(active[0]!.created_at).to.equal('2024-03-02T10:01:00.250Z');
+    expect(active[2]!.metadata.imported.parts).to.deep.equal(['image_asset_pointer']);
+    expect(active[4]!.metadata.imported).to.include({ role: 'tool', name: 'python' });
+    const siblings = (exported.messages as Json[]).filter((m) => m.parent_id === active[0]!.message_id);
     expect(siblings.map((m) => m.text)).to.deep.equal(['Hi there!', `Another answer 🎉 ${ARABIC}`]);
     expect(JSON.stringify(exported)).not.to.contain('is_visually_hidden');
 
@@ -87,7 +87,7 @@ export function importExportSuite(start: () => Promise<TestService>): void {
     const exported = (await exportOne(user, conversation!.conversation_id)).json as Json;
     expect(activeBranch(exported).map((m) => m.text)).to.deep.equal(CLAUDE_EXPECTED.activeTexts);
     expect((exported.messages as Json[]).map((m) => m.text)).to.include(`Or this ${RTL}`);
-    expect(activeBranch(exported)[2].metadata.imported.files).to.deep.equal(['photo.png']);
+    expect(activeBranch(exported)[2]!.metadata.imported.files).to.deep.equal(['photo.png']);
     expect((await imported(user, JSON.stringify([claudeConversation(1)]))).messages).to.deep.equal({ created: 0, skipped: 5 });
   });
 
