@@ -144,7 +144,7 @@ function bindApplication(c: Container): void {
   bind(DeleteConversation, [TOKENS.UnitOfWork, StopChatReply, TOKENS.SpeechCache]);
   bind(EraseUser, [TOKENS.UnitOfWork, StopChatReply, TOKENS.SpeechCache]);
   bind(SwitchBranch, [TOKENS.UnitOfWork]);
-  bind(ImportConversations, [TOKENS.UnitOfWork]);
+  bind(ImportConversations, [TOKENS.UnitOfWork, TOKENS.IdGenerator]);
   bind(ExportConversation, [TOKENS.UnitOfWork, TOKENS.ConversationSettings]);
   bind(ExportUser, [TOKENS.UnitOfWork, TOKENS.ConversationSettings]);
   bind(GetHealth, [TOKENS.Clock, TOKENS.StartedAt, TOKENS.Version]);

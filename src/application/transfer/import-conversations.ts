@@ -1,8 +1,8 @@
-import { v5 as uuidV5 } from 'uuid';
 import { Conversation } from '../../domain/conversation.js';
 import { FieldInvalidError } from '../../domain/errors.js';
 import { Message } from '../../domain/message.js';
 import { storableText } from '../../domain/text.js';
+import type { IdGenerator } from '../ports/id-generator.js';
 import type { ImportedConversation, ImportOutcome } from '../ports/message-repository.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { isChatGptConversation, readChatGptConversation } from './chatgpt-format.js';
@@ -20,8 +20,6 @@ export interface ImportReport {
   errors: { conversation: string | null; detail: string }[];
 }
 
-/** The namespace of derived ids (uuid v5 of the user and the source's id). */
-const NAMESPACE = '6f1c3a5e-9d2b-5c47-8e0a-1b2c3d4e5f60';
 /** Errors reported one by one; beyond, they are counted in one last entry (the report stays small). */
 const MAX_ERRORS = 1000;
 
@@ -38,7 +36,10 @@ const FORMATS: { format: ImportFormat; is: (value: unknown) => boolean; read: (v
  * of no format is refused (FieldInvalidError on `body`) before anything is stored.
  */
 export class ImportConversations {
-  constructor(private readonly unitOfWork: UnitOfWork) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly ids: IdGenerator,
+  ) {}
 
   async execute(input: { userId: string; items: AsyncIterable<ImportItem> }): Promise<ImportReport> {
     const report: ImportReport = { format: null, conversations: { created: 0, skipped: 0 }, messages: { created: 0, skipped: 0 }, errors: [] };
@@ -81,7 +82,7 @@ export class ImportConversations {
 
   private async importOne(userId: string, format: ImportFormat, source: SourceConversation, report: ImportReport): Promise<void> {
     // A message's id in a file is taken as unique within its conversation only.
-    const derive = (kind: string, id: string) => uuidV5(`${userId}\n${format}\n${source.id}${kind === 'message' ? `\n${id}` : ''}`, NAMESPACE);
+    const derive = (kind: string, id: string) => this.ids.derivedId(`${userId}\n${format}\n${source.id}${kind === 'message' ? `\n${id}` : ''}`);
     // This service's own export keeps its ids where they are free or already this user's.
     let outcome = await this.write(build(userId, source, format === 'ndjson' ? (_kind, id) => id : derive));
     if (format === 'ndjson' && (outcome.outcome === 'foreign' || outcome.conflicts.length > 0)) outcome = await this.write(build(userId, source, derive));

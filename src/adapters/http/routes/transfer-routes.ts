@@ -6,6 +6,7 @@ import { ImportConversations } from '../../../application/transfer/import-conver
 import { HttpProblem } from '../error-mapping.js';
 import { chatGptArray, conversationMarkdown, fileNameOf, ndjsonLines, serviceConversationJson } from '../export-encoders.js';
 import { importItems, importTooLarge } from '../import-body.js';
+import { importReportJson } from '../presenters.js';
 import type { Resolve } from '../resolve.js';
 import type { RequestSchemas } from '../schemas.js';
 import { parseRequest } from '../validate.js';
@@ -54,6 +55,6 @@ export function transferRoutes(router: Router, resolve: Resolve, schemas: Reques
     const encoding = ctx.get('Content-Encoding').toLowerCase();
     if (encoding !== '' && encoding !== 'identity') throw new HttpProblem(415, 'Content-Encoding: send the file as it is (identity)');
     const report = await resolve(ImportConversations).execute({ userId, items: importItems(ctx.req, options.importMaxBytes) });
-    ctx.body = { status: 'ok', conversations: report.conversations, messages: report.messages, errors: report.errors };
+    ctx.body = importReportJson(report);
   });
 }
