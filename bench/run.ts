@@ -12,6 +12,7 @@
  *   speech      POST /api/tts first audio byte and total time against native espeak-ng (| lame);
  *               a fresh process's first request against its second
  *   tree        conversation trees: the newest branch page and a chat turn on a tree of 10,000, the tree migration on 1,000,000 messages
+ *   transfer    import and export: a generated ChatGPT file of 50 and 200 MB (BENCH_IMPORT_MB) imported and exported; messages/s, peak RSS growth
  *
  * The service is built first (`npm run build`), so the figures are of the code as it is.
  * Knobs (environment): BENCH_RUNS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
@@ -37,6 +38,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   replies: () => import('./sections/replies.js'),
   speech: () => import('./sections/speech.js'),
   tree: () => import('./sections/tree.js'),
+  transfer: () => import('./sections/transfer.js'),
 };
 
 const requested = process.argv.slice(2).filter((arg) => arg !== '--');

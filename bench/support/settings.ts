@@ -29,6 +29,8 @@ export interface BenchSettings {
   roundTripRequests: number;
   /** Existing messages the tree section's migration is timed on (in conversations of 100). */
   migrationMessages: number;
+  /** Sizes (MB) of the generated ChatGPT files the transfer section imports and exports. */
+  importSizesMb: number[];
   /** An admin connection to PostgreSQL: each server under test gets a fresh database made through it. */
   adminUrl: string;
 }
@@ -44,6 +46,7 @@ export function loadSettings(): BenchSettings {
     pageSizes: (process.env.BENCH_PAGE_SIZES ?? '1000,100000,1000000').split(',').map((size) => Math.round(Number(size))),
     roundTripRequests: Math.round(positive('BENCH_ROUNDTRIP_REQUESTS', 50)),
     migrationMessages: Math.round(positive('BENCH_MIGRATION_MESSAGES', 1_000_000)),
+    importSizesMb: (process.env.BENCH_IMPORT_MB ?? '50,200').split(',').map((size) => Math.max(1, Math.round(Number(size)))),
     adminUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   };
 }
