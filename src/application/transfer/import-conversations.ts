@@ -22,6 +22,9 @@ export interface ImportReport {
 
 /** Errors reported one by one; beyond, they are counted in one last entry (the report stays small). */
 const MAX_ERRORS = 1000;
+/** Conversations (or messages) written per unit of work: what an import holds in memory besides the conversation being read. */
+const BATCH_CONVERSATIONS = 50;
+const BATCH_MESSAGES = 5000;
 
 const FORMATS: { format: ImportFormat; is: (value: unknown) => boolean; read: (value: unknown) => SourceConversation }[] = [
   { format: 'ndjson', is: isServiceConversation, read: readServiceConversation },
@@ -43,11 +46,8 @@ export class ImportConversations {
 
   async execute(input: { userId: string; items: AsyncIterable<ImportItem> }): Promise<ImportReport> {
     const report: ImportReport = { format: null, conversations: { created: 0, skipped: 0 }, messages: { created: 0, skipped: 0 }, errors: [] };
-    let errorCount = 0;
-    const fail = (conversation: string | null, detail: string) => {
-      if (++errorCount <= MAX_ERRORS) report.errors.push({ conversation, detail });
-      else report.errors[MAX_ERRORS] = { conversation: null, detail: `${errorCount - MAX_ERRORS} more conversation(s) could not be imported` };
-    };
+    const batch: Batch = { items: [], messages: 0, errors: 0 };
+    const fail = (conversation: string | null, detail: string) => this.fail(report, batch, conversation, detail);
     let reader: (typeof FORMATS)[number] | undefined;
     let index = 0;
     try {
@@ -65,7 +65,7 @@ export class ImportConversations {
         }
         try {
           if (!reader.is(item.value)) throw new ConversationUnreadableError(sourceName(item.value), `conversation ${index}: is not a conversation of the ${reader.format} format`);
-          await this.importOne(input.userId, reader.format, reader.read(item.value), report);
+          await this.enqueue(input.userId, reader.format, reader.read(item.value), batch, report);
         } catch (error) {
           if (error instanceof ConversationUnreadableError) fail(error.conversation, error.message);
           else if (error instanceof FieldInvalidError) fail(sourceName(item.value), error.message);
@@ -77,24 +77,57 @@ export class ImportConversations {
       if (!(error instanceof FieldInvalidError) || error.field !== 'body' || report.format === null || index === 0) throw error;
       fail(null, error.message);
     }
+    await this.flush(batch, report);
     return report;
   }
 
-  private async importOne(userId: string, format: ImportFormat, source: SourceConversation, report: ImportReport): Promise<void> {
+  private fail(report: ImportReport, batch: Batch, conversation: string | null, detail: string): void {
+    if (++batch.errors <= MAX_ERRORS) report.errors.push({ conversation, detail });
+    else report.errors[MAX_ERRORS] = { conversation: null, detail: `${batch.errors - MAX_ERRORS} more conversation(s) could not be imported` };
+  }
+
+  /** Reads one conversation into the batch; the batch is written when full. */
+  private async enqueue(userId: string, format: ImportFormat, source: SourceConversation, batch: Batch, report: ImportReport): Promise<void> {
     // A message's id in a file is taken as unique within its conversation only.
     const derive = (kind: string, id: string) => this.ids.derivedId(`${userId}\n${format}\n${source.id}${kind === 'message' ? `\n${id}` : ''}`);
     // This service's own export keeps its ids where they are free or already this user's.
-    let outcome = await this.write(build(userId, source, format === 'ndjson' ? (_kind, id) => id : derive));
-    if (format === 'ndjson' && (outcome.outcome === 'foreign' || outcome.conflicts.length > 0)) outcome = await this.write(build(userId, source, derive));
-    if (outcome.outcome === 'foreign' || outcome.conflicts.length > 0) throw new ConversationUnreadableError(source.id, 'its ids are taken by another conversation');
-    report.conversations[outcome.outcome === 'created' ? 'created' : 'skipped']++;
-    report.messages.created += outcome.created;
-    report.messages.skipped += outcome.skipped;
+    const first = build(userId, source, format === 'ndjson' ? (_kind, id) => id : derive);
+    batch.items.push({ source, first, derived: format === 'ndjson' ? () => build(userId, source, derive) : null });
+    batch.messages += source.messages.length;
+    if (batch.items.length >= BATCH_CONVERSATIONS || batch.messages >= BATCH_MESSAGES) await this.flush(batch, report);
   }
 
-  private write(imported: ImportedConversation): Promise<ImportOutcome> {
-    return this.unitOfWork.run((r) => r.messages.importConversation(imported));
+  /**
+   * Writes the batch in one unit of work (one transaction: one commit for many conversations,
+   * which is most of an import's time on a database that flushes each commit).
+   */
+  private async flush(batch: Batch, report: ImportReport): Promise<void> {
+    const items = batch.items.splice(0);
+    batch.messages = 0;
+    if (items.length === 0) return;
+    const outcomes = await this.unitOfWork.run(async (r) => {
+      const done: (ImportOutcome | null)[] = [];
+      for (const item of items) {
+        let outcome = await r.messages.importConversation(item.first);
+        if (item.derived && (outcome.outcome === 'foreign' || outcome.conflicts.length > 0)) outcome = await r.messages.importConversation(item.derived());
+        done.push(outcome.outcome === 'foreign' || outcome.conflicts.length > 0 ? null : outcome);
+      }
+      return done;
+    });
+    outcomes.forEach((outcome, i) => {
+      if (outcome === null) return this.fail(report, batch, items[i]!.source.id, 'its ids are taken by another conversation');
+      report.conversations[outcome.outcome === 'created' ? 'created' : 'skipped']++;
+      report.messages.created += outcome.created;
+      report.messages.skipped += outcome.skipped;
+    });
   }
+}
+
+interface Batch {
+  items: { source: SourceConversation; first: ImportedConversation; derived: (() => ImportedConversation) | null }[];
+  messages: number;
+  /** Conversations reported so far. */
+  errors: number;
 }
 
 function build(userId: string, source: SourceConversation, idOf: (kind: 'conversation' | 'message', id: string) => string): ImportedConversation {
