@@ -28,6 +28,7 @@
 /** @typedef {Answer<'/api/chat/loadMessages', 'post'>} MessagePage */
 /** @typedef {Answer<'/api/chat/deleteMessages', 'delete'>} DeleteResult */
 /** @typedef {Answer<'/api/chat/conversations', 'get'>} ConversationPage */
+/** What an import stored, and what it could not. @typedef {Answer<'/api/users/{user_id}/import', 'post'>} ImportReport */
 /** @typedef {Answer<'/api/ai/traits', 'get'>} Persona */
 /** @typedef {Schemas['StoppedReply']} StopResult */
 /** @typedef {RequestBody<'/api/chat/loadMessages', 'post'>} LoadMessagesRequest */

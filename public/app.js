@@ -21,6 +21,7 @@ import { markCurrentConversation } from './render-conversations.js';
 import { updateEmptyNote } from './render-messages.js';
 import { openConversation, useName } from './session.js';
 import { chooseSpeaking, speakingChosen } from './speech.js';
+import { exportAll, exportConversation, importChosenFile, updateTransferControls } from './transfer.js';
 import { conversationFromHash, setHash, state, storedUser, userIdProblem } from './state.js';
 
 ui.userForm.addEventListener('submit', (event) => {
@@ -121,6 +122,15 @@ ui.scroller.addEventListener(
   { passive: true },
 );
 ui.graphRefresh.addEventListener('click', () => void loadGraphStatus());
+ui.exportNdjson.addEventListener('click', () => void exportAll('ndjson'));
+ui.exportChatGpt.addEventListener('click', () => void exportAll('chatgpt'));
+ui.exportJson.addEventListener('click', () => void exportConversation('json'));
+ui.exportMarkdown.addEventListener('click', () => void exportConversation('markdown'));
+ui.importFile.addEventListener('change', () => updateTransferControls());
+ui.importForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  importChosenFile(() => void loadConversations());
+});
 
 window.addEventListener('hashchange', () => {
   const fromHash = conversationFromHash();

@@ -7,6 +7,7 @@ import { loadOlderMessages } from './messages.js';
 import { markCurrentConversation } from './render-conversations.js';
 import { clearMessages } from './render-messages.js';
 import { conversationFromHash, setHash, state, storeUser } from './state.js';
+import { updateTransferControls } from './transfer.js';
 
 /** Shows a conversation (or, with null, an empty new one). @param {string | null} conversationId */
 export async function openConversation(conversationId) {
@@ -19,6 +20,7 @@ export async function openConversation(conversationId) {
   setHash(conversationId);
   clearMessages();
   markCurrentConversation();
+  updateTransferControls();
   if (conversationId) await loadOlderMessages();
 }
 
@@ -31,6 +33,7 @@ export async function useName(userId) {
   ui.text.disabled = false;
   ui.newConversation.disabled = false;
   setStreaming(false);
+  updateTransferControls();
   if (changed) {
     state.conversationCursor = null;
     state.conversations.clear();
