@@ -75,6 +75,11 @@ async function measureSize(service: RunningServer, megabytes: number, log: Secti
     const mb = (file.bytes / 1024 / 1024).toFixed(0);
     log(`transfer: ${mb} MB, ${file.conversations} conversations, ${file.messages} messages written; importing`);
     const user = `bench-transfer-${megabytes}`;
+    // Warm-up: a small file through the same paths, so start-up costs (JIT, pools, buffers) are not counted as growth.
+    const warm = `${path}.warm`;
+    await writeChatGptFile(warm, 2 * 1024 * 1024, 11);
+    await postFile(`${service.url}/api/users/bench-warm-up/import`, warm).finally(() => rmSync(warm, { force: true }));
+    await readExport(`${service.url}/api/users/bench-warm-up/export?format=ndjson`);
     await sleep(500);
     const imported = await measured(service.pid, () => postFile(`${service.url}/api/users/${user}/import`, path));
     if (imported.result.status !== 200) throw new Error(`import answered ${imported.result.status}: ${imported.result.body.slice(0, 300)}`);
