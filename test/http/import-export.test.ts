@@ -94,9 +94,10 @@ export function importExportSuite(start: () => Promise<TestService>): void {
   it("reports a conversation it cannot read and imports the rest; a body of no format is 400 and stores nothing", async () => {
     const user = uid('bad');
     const broken = { ...chatGptConversation(4), mapping: 'nope' };
-    const report = await imported(user, JSON.stringify([chatGptConversation(5), broken, { ...chatGptConversation(6), create_time: null, mapping: {} }]));
+    const farOff = { ...chatGptConversation(13), create_time: 1e15, mapping: {} };
+    const report = await imported(user, JSON.stringify([chatGptConversation(5), broken, { ...chatGptConversation(6), create_time: null, mapping: {} }, farOff]));
     expect(report.conversations).to.deep.equal({ created: 1, skipped: 0 });
-    expect(report.errors).to.have.length(2);
+    expect(report.errors).to.have.length(3);
     expect(report.errors[0].conversation).to.equal(broken.conversation_id);
     for (const body of ['', '   ', 'hello', '{"a": 1}', '[1, 2]', '[{"title": "x"}]', '{"conversation": 1']) {
       const res = await importFile(user, body);
@@ -104,8 +105,16 @@ export function importExportSuite(start: () => Promise<TestService>): void {
       expect(res.json.status).to.equal('error');
     }
     expect(await list(user)).to.have.length(1);
+    const truncated = asChatGptFile([chatGptConversation(14), chatGptConversation(15)]).slice(0, -200);
+    const cut = await imported(user, truncated);
+    expect(cut.conversations.created, 'what came before the break is kept').to.equal(1);
+    expect(cut.errors.at(-1).detail).to.match(/^body: is not valid JSON/);
+    const badLine = await imported(user, `${JSON.stringify({ conversation: { conversation_id: uid('c'), created_at: '2024-01-01T00:00:00Z' }, messages: [] })}\n{oops\n`);
+    expect(badLine.conversations.created).to.equal(1);
+    expect(badLine.errors).to.deep.equal([{ conversation: null, detail: 'conversation 2: the line is not valid JSON' }]);
+    expect(await list(user)).to.have.length(3);
     const lines = await exportUser(user);
-    expect(lines.text.trim().split('\n')).to.have.length(1);
+    expect(lines.text.trim().split('\n')).to.have.length(3);
   });
 
   it('refuses a body over IMPORT_MAX_BYTES with 413', async () => {
