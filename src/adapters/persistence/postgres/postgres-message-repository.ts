@@ -16,6 +16,15 @@ import type { Message } from '../../../domain/message.js';
 import { claimAndInsert, MESSAGE_COLUMNS, messageInput, pathUp, textArray, toConversation, toDate, toMessage, treeInput, type ConversationRow, type MessageRow } from './rows.js';
 import { empty, raw, sql, type Sql, type Statements } from './statements.js';
 
+/**
+ * Conversations imported between two discards of the connection's cached plans. An import grows
+ * the tables fast, and plans made while they were small (the insert trigger's among them) would go
+ * on scanning them whole until the next ANALYZE, quadratic over a large file; remade plans see
+ * the tables as they are. The prepared statements stay; only their plans are remade.
+ */
+const IMPORTS_PER_REPLAN = 100;
+let importsSinceReplan = 0;
+
 type SiblingsRow = { sibling_count: string; sibling_index: string; previous_id: string | null; next_id: string | null };
 
 /**
@@ -97,6 +106,10 @@ export class PostgresMessageRepository implements MessageRepository {
     if (conflicts.length > 0) return { outcome, created: 0, skipped: 0, conflicts };
     const headId = imported.headId ?? imported.messages.at(-1)?.messageId ?? null;
     if (created > 0) await this.db.changed(sql`/* messages.import_head */ update conversations set head_id = ${headId} where conversation_id = ${id} and user_id = ${userId}`);
+    if (++importsSinceReplan >= IMPORTS_PER_REPLAN) {
+      importsSinceReplan = 0;
+      await this.db.changed(sql`discard plans`);
+    }
     return { outcome, created, skipped: imported.messages.length - created, conflicts: [] };
   }
 
