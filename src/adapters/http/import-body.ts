@@ -40,7 +40,8 @@ export async function* importItems(body: AsyncIterable<Buffer>, limitBytes: numb
 
 async function* arrayItems(source: Readable): AsyncGenerator<ImportItem> {
   // Whole values only (no string pieces): half the tokens, and an element is assembled all the same.
-  const elements = streamArray.withParserAsStream({ streamValues: false });
+  // One element waits at most: elements kept waiting outlive young collections and swell the old heap.
+  const elements = streamArray.withParserAsStream({ streamValues: false, readableHighWaterMark: 1 } as Parameters<typeof streamArray.withParserAsStream>[0]);
   source.on('error', (error) => elements.destroy(error));
   source.pipe(elements);
   try {

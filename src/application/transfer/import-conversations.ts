@@ -23,8 +23,8 @@ export interface ImportReport {
 /** Errors reported one by one; beyond, they are counted in one last entry (the report stays small). */
 const MAX_ERRORS = 1000;
 /** Conversations (or messages) written per unit of work: what an import holds in memory besides the conversation being read. */
-const BATCH_CONVERSATIONS = 50;
-const BATCH_MESSAGES = 5000;
+const BATCH_CONVERSATIONS = 20;
+const BATCH_MESSAGES = 2000;
 
 const FORMATS: { format: ImportFormat; is: (value: unknown) => boolean; read: (value: unknown) => SourceConversation }[] = [
   { format: 'ndjson', is: isServiceConversation, read: readServiceConversation },
@@ -92,7 +92,8 @@ export class ImportConversations {
     const derive = (kind: string, id: string) => this.ids.derivedId(`${userId}\n${format}\n${source.id}${kind === 'message' ? `\n${id}` : ''}`);
     // This service's own export keeps its ids where they are free or already this user's.
     const first = build(userId, source, format === 'ndjson' ? (_kind, id) => id : derive);
-    batch.items.push({ source, first, derived: format === 'ndjson' ? () => build(userId, source, derive) : null });
+    // Only the id is kept of the file's conversation: short-lived objects stay young (cheap to collect).
+    batch.items.push({ name: source.id, first, derived: format === 'ndjson' ? () => build(userId, source, derive) : null });
     batch.messages += source.messages.length;
     if (batch.items.length >= BATCH_CONVERSATIONS || batch.messages >= BATCH_MESSAGES) await this.flush(batch, report);
   }
@@ -115,7 +116,7 @@ export class ImportConversations {
       return done;
     });
     outcomes.forEach((outcome, i) => {
-      if (outcome === null) return this.fail(report, batch, items[i]!.source.id, 'its ids are taken by another conversation');
+      if (outcome === null) return this.fail(report, batch, items[i]!.name, 'its ids are taken by another conversation');
       report.conversations[outcome.outcome === 'created' ? 'created' : 'skipped']++;
       report.messages.created += outcome.created;
       report.messages.skipped += outcome.skipped;
@@ -124,7 +125,7 @@ export class ImportConversations {
 }
 
 interface Batch {
-  items: { source: SourceConversation; first: ImportedConversation; derived: (() => ImportedConversation) | null }[];
+  items: { name: string; first: ImportedConversation; derived: (() => ImportedConversation) | null }[];
   messages: number;
   /** Conversations reported so far. */
   errors: number;
