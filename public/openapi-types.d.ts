@@ -2173,15 +2173,6 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
                 /** @description The request (headers and body) did not arrive in full within the time limit (REQUEST_TIMEOUT_MS) */
                 408: {
                     headers: {
@@ -2296,15 +2287,6 @@ export interface paths {
                 };
                 /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
                 400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                403: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
                         [name: string]: unknown;

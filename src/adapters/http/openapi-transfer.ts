@@ -46,7 +46,7 @@ export function transferPaths(req: RequestSchemas, op: Operation): ZodOpenApiPat
               content: { 'application/x-ndjson': { schema: z.string() }, 'application/json': { schema: z.array(z.looseObject({})) } },
             },
           },
-          400, 403, 503,
+          400, 503,
         ),
       }),
     },
@@ -55,7 +55,7 @@ export function transferPaths(req: RequestSchemas, op: Operation): ZodOpenApiPat
         description: IMPORT_DESCRIPTION,
         requestParams: { path: req.userPath },
         requestBody: { content: { 'application/json': { schema: file }, 'application/x-ndjson': { schema: file }, 'application/octet-stream': { schema: file } } },
-        responses: responses({ '200': reply('What was imported, and what could not be', out.importResponse) }, 400, 403, 413, 415, 503),
+        responses: responses({ '200': reply('What was imported, and what could not be', out.importResponse) }, 400, 413, 415, 503),
       }),
     },
   };
