@@ -17,6 +17,7 @@
  *   search      search over 1,000,000 messages: p50/p95 against ILIKE scans, saveMessage with and without its indexes
  *   limits      POST /v1/chat with usage limits on (never reached) against off, in memory and on
  *               PostgreSQL; round trips per chat request both ways
+ *   transfer    import and export: a generated ChatGPT file of 50 and 200 MB (BENCH_IMPORT_MB) imported and exported; messages/s, peak RSS growth
  *
  * The service is built first (`npm run build`), so the figures are of the code as it is.
  * Knobs (environment): BENCH_RUNS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
@@ -47,6 +48,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   manage: () => import('./sections/manage.js'),
   search: () => import('./sections/search.js'),
   limits: () => import('./sections/limits.js'),
+  transfer: () => import('./sections/transfer.js'),
 };
 
 const requested = process.argv.slice(2).filter((arg) => arg !== '--');

@@ -31,6 +31,7 @@
 /** @typedef {Answer<'/api/chat/conversations/{conversation_id}', 'patch'>} ConversationChanged */
 /** @typedef {RequestBody<'/api/chat/conversations/{conversation_id}', 'patch'>} ConversationChanges */
 /** @typedef {Answer<'/api/chat/conversations/{conversation_id}', 'delete'>} ConversationDeleted */
+/** What an import stored, and what it could not. @typedef {Answer<'/api/users/{user_id}/import', 'post'>} ImportReport */
 /** @typedef {Answer<'/api/ai/traits', 'get'>} Persona */
 /** @typedef {Answer<'/api/chat/search', 'get'>} SearchPage */
 /** @typedef {Schemas['SearchResult']} SearchResult */

@@ -26,6 +26,7 @@ import { openResult, runSearch } from './search.js';
 import { openConversation, useName } from './session.js';
 import { chooseSpeaking, speakingChosen } from './speech.js';
 import { loadUsage } from './usage.js';
+import { exportAll, exportConversation, importChosenFile, updateTransferControls } from './transfer.js';
 import { conversationFromHash, setHash, state, storedUser, userIdProblem } from './state.js';
 
 ui.userForm.addEventListener('submit', (event) => {
@@ -152,6 +153,15 @@ ui.scroller.addEventListener(
 );
 ui.graphRefresh.addEventListener('click', () => void loadGraphStatus());
 ui.usageRefresh.addEventListener('click', () => void loadUsage());
+ui.exportNdjson.addEventListener('click', () => void exportAll('ndjson'));
+ui.exportChatGpt.addEventListener('click', () => void exportAll('chatgpt'));
+ui.exportJson.addEventListener('click', () => void exportConversation('json'));
+ui.exportMarkdown.addEventListener('click', () => void exportConversation('markdown'));
+ui.importFile.addEventListener('change', () => updateTransferControls());
+ui.importForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  importChosenFile(() => void loadConversations());
+});
 
 window.addEventListener('hashchange', () => {
   const fromHash = conversationFromHash();

@@ -3,6 +3,7 @@
 // A reply belongs to the service, not to the page's connection: leaving drops the connection
 // and the reply goes on (opening the conversation again picks it up), while Stop asks the
 // service to end it.
+import { updateTransferControls } from './transfer.js';
 import { describeError, resumeReply, stopReply as requestStop, streamChat } from './api.js';
 import { announce, find, nearBottom, scrollToBottom, ui } from './dom.js';
 import { loadConversations, showTitle } from './conversation-list.js';
@@ -72,6 +73,7 @@ export async function sendMessage(text, { parentId, regenerate, undo } = {}) {
   const onStart = (data) => {
     if (!state.conversationId) {
       state.conversationId = data.conversation_id;
+      updateTransferControls();
       setHash(data.conversation_id);
       state.olderCursor = null; // a new conversation: nothing older to load
       void loadConversations();

@@ -59,6 +59,16 @@ export const ui = {
   usageLimits: byId('usage-limits', HTMLElement),
   graphStatus: byId('graph-status', HTMLElement),
   graphRefresh: byId('graph-refresh', HTMLButtonElement),
+  exportNdjson: byId('export-ndjson', HTMLButtonElement),
+  exportChatGpt: byId('export-chatgpt', HTMLButtonElement),
+  conversationExport: byId('conversation-export', HTMLElement),
+  exportJson: byId('export-json', HTMLButtonElement),
+  exportMarkdown: byId('export-markdown', HTMLButtonElement),
+  importForm: byId('import-form', HTMLFormElement),
+  importFile: byId('import-file', HTMLInputElement),
+  importSubmit: byId('import-submit', HTMLButtonElement),
+  importProgress: byId('import-progress', HTMLProgressElement),
+  importStatus: byId('import-status', HTMLElement),
 };
 
 /**

@@ -2346,6 +2346,358 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/chat/conversations/{conversation_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a conversation
+         * @description `json` (default): `{conversation, messages}` with every branch (`parent_id` kept), importable as it is; `markdown`: the active branch as a readable document. Sent as an attachment. Unknown, another user's or temporary: 404.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                    user_id: string;
+                    /** @description `json`: `{conversation, messages}` with every branch; `markdown`: the active branch as a document */
+                    format?: "json" | "markdown";
+                };
+                header?: never;
+                path: {
+                    /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                    conversation_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The conversation, as a file */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description attachment, with a file name */
+                        "Content-Disposition": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ExportedConversation"];
+                        "text/markdown": string;
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown path or stored thing, or a conversation that belongs to another user */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request (headers and body) did not arrive in full within the time limit (REQUEST_TIMEOUT_MS) */
+                408: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{user_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a user's conversations
+         * @description Every conversation of the user but temporary ones, streamed (memory bounded whatever their number). `ndjson` (default, `application/x-ndjson`): one `{conversation, messages}` line per conversation, the shape of the per-conversation json export; `chatgpt`: one `conversations.json` in ChatGPT's export shape (each conversation a `mapping` of nodes `{id, message, parent, children}` with `current_node`). A user without conversations: an empty file. With identity on, only oneself (else 403).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description `ndjson`: one `{conversation, messages}` line per conversation; `chatgpt`: one conversations.json in ChatGPT's export shape */
+                    format?: "ndjson" | "chatgpt";
+                };
+                header?: never;
+                path: {
+                    /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                    user_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The conversations, as a file */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        /** @description attachment, with a file name */
+                        "Content-Disposition": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/x-ndjson": string;
+                        "application/json": {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request (headers and body) did not arrive in full within the time limit (REQUEST_TIMEOUT_MS) */
+                408: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{user_id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import conversations
+         * @description Reads, told apart by their shape: this service's `ndjson` export (one `{conversation, messages}` per line); ChatGPT's `conversations.json` (whole, or one of the split `conversations-NNN.json`); Claude's `conversations.json` (conversations with `chat_messages`). The body is the file itself (any content type), read as a stream, up to `IMPORT_MAX_BYTES` (default 256 MiB; beyond: 413), apart from the ordinary request limit; the whole body must arrive within `REQUEST_TIMEOUT_MS`.
+         *
+         *     Trees are kept (ChatGPT's `current_node` becomes the head); hidden system nodes and empty messages are skipped; parts that are not text become a placeholder such as `[image]`, their kinds in `metadata.imported.parts`; titles and times are kept. Imported conversations and messages get ids derived from the user and their id in the file (uuid v5), so importing a file again creates nothing and two users' imports never collide; this service's own export keeps its ids where they are free or already this user's. A conversation that cannot be read is listed in `errors` and skipped, the rest imported; a body of no format: 400, nothing stored. With identity on, only oneself (else 403). Field by field: docs/import-export.md.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
+                    user_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": string;
+                    "application/x-ndjson": string;
+                    "application/octet-stream": string;
+                };
+            };
+            responses: {
+                /** @description What was imported, and what could not be */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            status: "ok";
+                            /** @description `skipped`: already imported (their missing messages, if any, were added) */
+                            conversations: {
+                                created: number;
+                                skipped: number;
+                            };
+                            /** @description `skipped`: already stored */
+                            messages: {
+                                created: number;
+                                skipped: number;
+                            };
+                            /** @description Conversations that could not be read or stored; the rest were imported */
+                            errors: {
+                                /** @description The conversation's id (or title) in the file, when known */
+                                conversation: string | null;
+                                detail: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid request: malformed JSON, a missing, empty or wrong-typed field, a value out of range (`detail` names the field), or a request the HTTP parser refuses */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request (headers and body) did not arrive in full within the time limit (REQUEST_TIMEOUT_MS) */
+                408: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the configured limit */
+                413: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A body that is not JSON */
+                415: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request headers (or the URL) too large, refused by the HTTP parser */
+                431: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unexpected fault (logged; the detail is generic) */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A required dependency (the database) is unavailable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tts": {
         parameters: {
             query?: never;
@@ -6426,6 +6778,11 @@ export interface components {
                 start: number;
                 end: number;
             }[];
+        };
+        /** @description A conversation and every message of it (every branch, `parent_id` kept), in the conversation order */
+        ExportedConversation: {
+            conversation: components["schemas"]["Conversation"];
+            messages: components["schemas"]["Message"][];
         };
         OpenAiError: {
             error: {

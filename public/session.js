@@ -9,6 +9,7 @@ import { clearMessages } from './render-messages.js';
 import { clearSearch } from './render-search.js';
 import { conversationFromHash, setHash, state, storeUser } from './state.js';
 import { loadUsage } from './usage.js';
+import { updateTransferControls } from './transfer.js';
 
 /** Shows a conversation (or, with null, an empty new one). @param {string | null} conversationId */
 export async function openConversation(conversationId) {
@@ -21,6 +22,7 @@ export async function openConversation(conversationId) {
   setHash(conversationId);
   clearMessages();
   markCurrentConversation();
+  updateTransferControls();
   if (conversationId) await loadOlderMessages();
 }
 
@@ -36,6 +38,7 @@ export async function useName(userId) {
   ui.searchText.disabled = false;
   ui.searchSubmit.disabled = false;
   setStreaming(false);
+  updateTransferControls();
   if (changed) {
     clearSearch();
     state.showArchived = false;

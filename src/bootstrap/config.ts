@@ -17,6 +17,7 @@ const environmentSchema = z.object({
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: integer(1024, 100 * 1024 * 1024, 1024 * 1024),
+  IMPORT_MAX_BYTES: integer(1024, 4 * 1024 * 1024 * 1024, 256 * 1024 * 1024),
   MAX_TEXT_LENGTH: integer(1, 1_000_000, 32_000),
   HISTORY_MESSAGES: integer(0, 500, 20),
   HISTORY_CHARS: integer(0, 1_000_000, 12_000),
@@ -72,6 +73,8 @@ export interface Config {
   /** Origins allowed to call the API from a browser; none by default. */
   corsOrigins: string[];
   bodyLimitBytes: number;
+  /** The body limit of POST /api/users/{user_id}/import alone (IMPORT_MAX_BYTES). */
+  importMaxBytes: number;
   chat: { maxTextLength: number; historyMessages: number; historyChars: number };
   /** Titles, temporary conversations and retention. */
   conversations: ConversationSettings;
@@ -136,6 +139,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     logFormat: env.LOG_FORMAT,
     corsOrigins: env.CORS_ORIGINS,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    importMaxBytes: env.IMPORT_MAX_BYTES,
     chat: { maxTextLength: env.MAX_TEXT_LENGTH, historyMessages: env.HISTORY_MESSAGES, historyChars: env.HISTORY_CHARS },
     conversations: {
       // With a language model, titles are its own by default; the offline assistant is no title writer.

@@ -1,4 +1,6 @@
 import { Container, type MapToResolvedValueInjectOptions, type ServiceIdentifier } from 'inversify';
+import { ImportConversations } from '../application/transfer/import-conversations.js';
+import { ExportConversation, ExportUser } from '../application/transfer/export-conversations.js';
 import { StartTurn } from '../application/replies/start-turn.js';
 import { ReplyFeed } from '../application/replies/reply-feed.js';
 import { ReplyJobs } from '../application/replies/reply-jobs.js';
@@ -151,6 +153,9 @@ function bindApplication(c: Container): void {
   bind(EraseUser, [TOKENS.UnitOfWork, StopChatReply, TOKENS.SpeechCache, TOKENS.UsageMeter]);
   bind(SwitchBranch, [TOKENS.UnitOfWork]);
   bind(SearchMessages, [TOKENS.UnitOfWork]);
+  bind(ImportConversations, [TOKENS.UnitOfWork, TOKENS.IdGenerator]);
+  bind(ExportConversation, [TOKENS.UnitOfWork, TOKENS.ConversationSettings]);
+  bind(ExportUser, [TOKENS.UnitOfWork, TOKENS.ConversationSettings]);
   bind(GetHealth, [TOKENS.Clock, TOKENS.StartedAt, TOKENS.Version]);
   bind(CheckReadiness, [TOKENS.DependencyChecks, TOKENS.ReadinessTimeoutMs]);
   bind(GetPersona, [TOKENS.PersonaSource]);

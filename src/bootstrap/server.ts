@@ -42,6 +42,7 @@ export async function startService(config: Config, overrides: AdapterOverrides =
     usage: container.get(TOKENS.UsageLimits),
     settings: {
       bodyLimitBytes: config.bodyLimitBytes,
+      importMaxBytes: config.importMaxBytes,
       maxTextLength: config.chat.maxTextLength,
       ssePingIntervalMs: config.ssePingIntervalMs,
       streamOnDisconnect: config.replies.onDisconnect,

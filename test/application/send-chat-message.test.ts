@@ -17,6 +17,9 @@ class CountingIds {
   newId() {
     return `id-${String(++this.n).padStart(4, '0')}`;
   }
+  derivedId(name: string) {
+    return `derived-${name}`;
+  }
 }
 
 class RecordingModel implements ChatModel {

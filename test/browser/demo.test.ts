@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { STATIC_CONTENT_SECURITY_POLICY } from '../../src/adapters/http/middleware/static-files.js';
+import { asChatGptFile, chatGptConversation } from '../support/import-fixtures.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { makeCertificate } from '../support/tls-clients.js';
 import { openChromium, type BrowserPage } from './chromium.js';
@@ -404,6 +405,26 @@ const demoInChromium = (scheme: 'http' | 'https') => function (this: Mocha.Suite
     expect(await page.locator('#message-list [data-message-id="u-ids"] .message__text').textContent()).to.equal('Can you resume?');
     expect(await page.locator('#message-list .message--error').count()).to.equal(errorsBefore);
     await page.unroute('**/v1/chat/stream');
+  });
+
+  it('exports the conversation and everything, and imports a ChatGPT file with its progress', async () => {
+    const conversationId = await currentConversationId();
+    expect(await page.locator('#conversation-export').isHidden()).to.equal(false);
+    const [markdown] = await Promise.all([page.waitForEvent('download'), page.locator('#export-markdown').click()]);
+    expect(markdown.suggestedFilename()).to.match(/^conversation-.*\.md$/);
+    const [json] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+    expect(JSON.parse(readFileSync((await json.path())!, 'utf8')).conversation.conversation_id).to.equal(conversationId);
+    const [all] = await Promise.all([page.waitForEvent('download'), page.locator('#export-ndjson').click()]);
+    expect(all.suggestedFilename()).to.equal('conversations.ndjson');
+    expect(readFileSync((await all.path())!, 'utf8').trim().split('\n').length).to.be.at.least(1);
+
+    await page.locator('#import-file').setInputFiles({ name: 'conversations.json', mimeType: 'application/json', buffer: Buffer.from(asChatGptFile([chatGptConversation(40)])) });
+    await page.locator('#import-submit').click();
+    await waitUntil(`document.querySelector('#import-status').textContent.startsWith('Imported 1 conversation')`);
+    expect(await page.evaluate(`document.querySelector('#import-progress').value`)).to.equal(1);
+    await waitUntil(`[...document.querySelectorAll('#conversation-list .conversation__title')].some((t) => t.textContent === 'Pictures and code 40 🐍')`);
+    await page.locator('#import-submit').click();
+    await waitUntil(`document.querySelector('#import-status').textContent.includes('1 already there')`);
   });
 
   it('logged no script errors and no refused resources', () => {

@@ -1,3 +1,4 @@
+import { conversationImportContract } from './conversation-import.contract.js';
 import { conversationRepositoryContract } from './conversation-repository.contract.js';
 import { messageRepositoryContract } from './message-repository.contract.js';
 import { messageTreeContract } from './message-tree.contract.js';
@@ -15,6 +16,7 @@ export function storeContracts(make: MakeStore): void {
   messageRepositoryContract(make);
   messageTreeContract(make);
   messageSearchContract(make);
+  conversationImportContract(make);
   sessionRepositoryContract(make);
   replyRepositoryContract(make);
   responseRepositoryContract(make);

@@ -98,6 +98,8 @@ describe('responses are checked against /openapi.json', () => {
       for (const [path, item] of Object.entries(json.paths as Record<string, Record<string, { requestBody?: unknown }>>)) {
         for (const [method, operation] of Object.entries(item)) {
           if (!operation.requestBody) continue;
+          // A file taken as it is (the import) has its own limit and types: test/http/import-export.test.ts.
+          if (JSON.stringify(operation.requestBody).includes('"binary"')) continue;
           const big = await service.call(method.toUpperCase(), path, { raw: JSON.stringify({ text: 'x'.repeat(2000) }), headers: { 'content-type': 'application/json' } });
           expect(big.status, `${method} ${path}`).to.equal(413);
           const plain = await service.call(method.toUpperCase(), path, { raw: 'hello', headers: { 'content-type': 'text/plain' } });

@@ -22,6 +22,7 @@ import { chatRoutes } from './routes/chat-routes.js';
 import { personaRoutes } from './routes/persona-routes.js';
 import { statusRoutes } from './routes/status-routes.js';
 import { conversationRoutes } from './routes/conversation-routes.js';
+import { transferRoutes } from './routes/transfer-routes.js';
 import { storageRoutes } from './routes/storage-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
 import { replyRoutes } from './routes/reply-routes.js';
@@ -44,6 +45,8 @@ import type { UsageLimits } from '../../application/usage/usage-limits.js';
 
 export interface HttpSettings {
   bodyLimitBytes: number;
+  /** The body limit of the import route alone (IMPORT_MAX_BYTES); 256 MiB when not given. */
+  importMaxBytes?: number;
   maxTextLength: number;
   /** Longest silence on an event stream before a `: ping` comment; 15 s when not given. */
   ssePingIntervalMs?: number;
@@ -92,6 +95,7 @@ export function createApp({ resolve, ids, logger, settings, metrics, identity, u
   storageRoutes(router, resolve, schemas, json);
   conversationRoutes(router, resolve, schemas, json);
   searchRoutes(router, resolve, schemas);
+  transferRoutes(router, resolve, schemas, { importMaxBytes: settings.importMaxBytes ?? 256 * 1024 * 1024 });
   statusRoutes(router, resolve);
   personaRoutes(router, resolve);
   ttsRoutes(router, resolve, json, logger);

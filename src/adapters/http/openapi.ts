@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { transferPaths } from './openapi-transfer.js';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { BODY_ERRORS, headers, json, reply, responses } from './openapi-responses.js';
 import { replyPaths } from './openapi-replies.js';
@@ -148,6 +149,7 @@ export function openApiDocument(limits: SchemaLimits, version: string, options: 
           responses: responses({ '200': reply('One page of results', out.searchResponse) }, 400, 404, 503),
         }),
       },
+      ...transferPaths(req, op),
       ...speechPaths(op),
       ...openAiPaths(openAiRequestSchemas(limits), op),
       ...usagePaths(op),

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ImportReport } from '../../application/transfer/import-conversations.js';
 import type { Deleted } from '../../application/ports/conversation-repository.js';
 import type { ConversationView } from '../../application/conversations/conversation-view.js';
 import type { Siblings } from '../../application/ports/message-repository.js';
@@ -180,4 +181,9 @@ export function searchResultsJson(results: SearchResultFields[], nextCursor: str
     })),
     next_cursor: nextCursor,
   };
+}
+
+/** POST /api/users/{user_id}/import */
+export function importReportJson(report: ImportReport): Body<typeof out.importResponse> {
+  return { status: 'ok', conversations: report.conversations, messages: report.messages, errors: report.errors };
 }

@@ -195,3 +195,20 @@ export const openAiErrorResponse = z
     status: z.literal('error'),
   })
   .meta({ id: 'OpenAiError' });
+
+/** GET /api/chat/conversations/{conversation_id}/export (json), and each line of a user's ndjson export. */
+export const exportedConversationResponse = z
+  .object({ conversation: conversationResponse, messages: z.array(messageResponse) })
+  .meta({ id: 'ExportedConversation', description: 'A conversation and every message of it (every branch, `parent_id` kept), in the conversation order' });
+
+const counts = z.object({ created: z.number().int().min(0), skipped: z.number().int().min(0) });
+
+/** POST /api/users/{user_id}/import */
+export const importResponse = z.object({
+  status: ok,
+  conversations: counts.meta({ description: '`skipped`: already imported (their missing messages, if any, were added)' }),
+  messages: counts.meta({ description: '`skipped`: already stored' }),
+  errors: z
+    .array(z.object({ conversation: z.string().nullable().meta({ description: "The conversation's id (or title) in the file, when known" }), detail: z.string() }))
+    .meta({ description: 'Conversations that could not be read or stored; the rest were imported' }),
+});

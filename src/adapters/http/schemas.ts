@@ -179,6 +179,13 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       limit: z.coerce.number(says('must be an integer from 1 to 100')).pipe(integer(1, 100)).default(20),
       cursor: z.string(says('must be a string')).optional(),
     }),
+    exportConversationQuery: z.object({
+      user_id: clientId(),
+      format: z.enum(['json', 'markdown'], says('must be "json" or "markdown"')).default('json').meta({ description: '`json`: `{conversation, messages}` with every branch; `markdown`: the active branch as a document' }),
+    }),
+    exportUserQuery: z.object({
+      format: z.enum(['ndjson', 'chatgpt'], says('must be "ndjson" or "chatgpt"')).default('ndjson').meta({ description: "`ndjson`: one `{conversation, messages}` line per conversation; `chatgpt`: one conversations.json in ChatGPT's export shape" }),
+    }),
     /** GET /v1/chat/stream/{message_id}: the position may also come as the Last-Event-ID header. */
     resumeReply: z.object({ user_id: clientId(), after: position().optional() }),
     stopReply: body({ user_id: clientId() }),

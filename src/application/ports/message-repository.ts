@@ -1,4 +1,4 @@
-import type { Conversation } from '../../domain/conversation.js';
+import type { Conversation, TitleSource } from '../../domain/conversation.js';
 import type { Message } from '../../domain/message.js';
 
 export type SortOrder = 'asc' | 'desc';
@@ -70,6 +70,30 @@ export interface BranchPage {
   next: BranchPosition | null;
 }
 
+/** A whole conversation as an import writes it: its own ids, parents, times, title and head. */
+export interface ImportedConversation {
+  conversation: Conversation;
+  title: string | null;
+  titleSource: TitleSource | null;
+  pinned: boolean;
+  archived: boolean;
+  /** Its last activity (at least its creation). */
+  activeAt: Date;
+  /** Each after its parent (`parentId` null: a first message; never "after the head"). */
+  messages: Message[];
+  /** The last message of the active branch; null: the last message given. */
+  headId: string | null;
+}
+
+export interface ImportOutcome {
+  /** `created`; `existing` (the user's own: only the messages it lacked were added, and then the head moved); `foreign` (another user's: nothing written). */
+  outcome: 'created' | 'existing' | 'foreign';
+  created: number;
+  skipped: number;
+  /** Ids stored in another conversation: when there is any, nothing was written. */
+  conflicts: string[];
+}
+
 /**
  * A conversation's messages form a tree through `parentId`; its head is the last message of the
  * active branch. Every method is atomic by itself.
@@ -104,6 +128,13 @@ export interface MessageRepository {
    * message left on its path. Returns the conversation (whoever owns it) and how many were deleted.
    */
   deleteOwned(conversationId: string, userId: string, messageIds: string[] | null, descendants?: boolean): Promise<{ conversation: Conversation | null; deleted: number }>;
+  /**
+   * Writes an imported conversation with its ids, parents, times and title, and sets its head —
+   * or adds to the same user's conversation of that id the messages it lacks (skipping stored
+   * ones). Writes nothing for another user's conversation, nor when an id is stored in another
+   * conversation. Atomic within one unit of work (the import runs each conversation in one).
+   */
+  importConversation(imported: ImportedConversation): Promise<ImportOutcome>;
   findById(messageId: string): Promise<Message | null>;
   /** The latest assistant message stored as a reply to a user message. */
   findReplyTo(userMessageId: string): Promise<Message | null>;

@@ -2,6 +2,8 @@ import type {
   AppendResult,
   BranchPage,
   BranchQuery,
+  ImportedConversation,
+  ImportOutcome,
   MessagePage,
   MessagePosition,
   MessageRepository,
@@ -57,6 +59,26 @@ export class InMemoryMessageRepository implements MessageRepository {
     // The last message inserted becomes the head (one not inserted never does).
     if (inserted.length > 0) this.moveHead(claimed.conversationId, inserted.at(-1)!);
     return { conversation: claimed, taken: [], inserted: placed.filter((m) => inserted.includes(m.messageId)).map((m) => ({ messageId: m.messageId, parentId: m.parentId })), unknownParents: [] };
+  }
+
+  async importConversation(imported: ImportedConversation): Promise<ImportOutcome> {
+    const { conversation } = imported;
+    const id = conversation.conversationId;
+    const existing = this.store.conversations.get(id);
+    if (existing && !existing.conversation.isOwnedBy(conversation.userId)) return { outcome: 'foreign', created: 0, skipped: 0, conflicts: [] };
+    const outcome = existing ? 'existing' : 'created';
+    const conflicts = imported.messages.filter((m) => { const e = this.store.messages.get(m.messageId); return e !== undefined && e.message.conversationId !== id; });
+    if (conflicts.length > 0) return { outcome, created: 0, skipped: 0, conflicts: conflicts.map((m) => m.messageId) };
+    const conversations = new InMemoryConversationRepository(this.store, this.undo);
+    if (!existing) {
+      await conversations.claim(conversation);
+      // A new record: undoing the claim removes it whole, these fields with it.
+      Object.assign(this.store.conversations.get(id)!, { title: imported.title, titleSource: imported.titleSource, pinned: imported.pinned, archived: imported.archived });
+    }
+    await conversations.touch(id, imported.activeAt);
+    const inserted = await this.insert(imported.messages.filter((m) => !this.store.messages.has(m.messageId)));
+    if (inserted.length > 0) this.moveHead(id, imported.headId ?? imported.messages.at(-1)!.messageId);
+    return { outcome, created: inserted.length, skipped: imported.messages.length - inserted.length, conflicts: [] };
   }
 
   async pageOwned(conversationId: string, userId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<OwnedPage> {

@@ -2,6 +2,8 @@ import type {
   AppendResult,
   BranchPage,
   BranchQuery,
+  ImportedConversation,
+  ImportOutcome,
   MessagePage,
   MessagePosition,
   MessageRepository,
@@ -11,8 +13,17 @@ import type {
 } from '../../../application/ports/message-repository.js';
 import type { Conversation } from '../../../domain/conversation.js';
 import type { Message } from '../../../domain/message.js';
-import { claimAndInsert, pathUp, textArray, toConversation, toDate, toMessage, treeInput, type ConversationRow, type MessageRow } from './rows.js';
+import { claimAndInsert, MESSAGE_COLUMNS, messageInput, pathUp, textArray, toConversation, toDate, toMessage, treeInput, type ConversationRow, type MessageRow } from './rows.js';
 import { empty, raw, sql, type Sql, type Statements } from './statements.js';
+
+/**
+ * Conversations imported between two discards of the connection's cached plans. An import grows
+ * the tables fast, and plans made while they were small (the insert trigger's among them) would go
+ * on scanning them whole until the next ANALYZE, quadratic over a large file; remade plans see
+ * the tables as they are. The prepared statements stay; only their plans are remade.
+ */
+const IMPORTS_PER_REPLAN = 100;
+let importsSinceReplan = 0;
 
 type SiblingsRow = { sibling_count: string; sibling_index: string; previous_id: string | null; next_id: string | null };
 
@@ -61,6 +72,45 @@ export class PostgresMessageRepository implements MessageRepository {
       inserted: row!.inserted.map((i) => ({ messageId: i.message_id, parentId: i.parent_id })),
       unknownParents: row!.unknown_parents,
     };
+  }
+
+  async importConversation(imported: ImportedConversation): Promise<ImportOutcome> {
+    const { conversationId: id, userId, createdAt } = imported.conversation;
+    // The insert trigger makes the last message inserted the head; the head given is set after it.
+    const [row] = await this.db.rows<{ owner: string | null; created: number; conflicts: string[] }>(
+      sql`/* messages.import */ with existing as materialized (
+         select user_id from conversations where conversation_id = ${id} for no key update),
+       sent as materialized (select * from ${messageInput(imported.messages)}),
+       conflict as (select m.message_id from messages m join sent s on s.message_id = m.message_id where m.conversation_id <> ${id}),
+       claimed as (
+         insert into conversations (conversation_id, user_id, created_at, active_at, temporary, title, title_source, pinned, archived)
+         select ${id}, ${userId}, ${createdAt}, ${imported.activeAt}, false, ${imported.title}, ${imported.titleSource}, ${imported.pinned}, ${imported.archived}
+         where not exists (select 1 from conflict)
+         on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
+           where conversations.user_id = excluded.user_id
+         returning *, xmax = 0 as created),
+       owner as (
+         insert into users (user_id, created_at) select user_id, created_at from claimed where created
+         on conflict (user_id) do nothing),
+       inserted as (
+         insert into messages (${MESSAGE_COLUMNS})
+         select s.message_id, c.conversation_id, c.user_id, s.role, s.text, s.created_at, s.metadata, s.reply_to, s.parent_id, s.status, s.progress_at, s.finish_reason
+         from sent s cross join claimed c order by s.ord
+         on conflict do nothing returning message_id)
+       select (select user_id from existing) as owner, (select count(*)::int from inserted) as created,
+              coalesce((select json_agg(message_id) from conflict), '[]') as conflicts`,
+    );
+    const { owner, created, conflicts } = row!;
+    if (owner !== null && owner !== userId) return { outcome: 'foreign', created: 0, skipped: 0, conflicts: [] };
+    const outcome = owner === null ? 'created' : 'existing';
+    if (conflicts.length > 0) return { outcome, created: 0, skipped: 0, conflicts };
+    const headId = imported.headId ?? imported.messages.at(-1)?.messageId ?? null;
+    if (created > 0) await this.db.changed(sql`/* messages.import_head */ update conversations set head_id = ${headId} where conversation_id = ${id} and user_id = ${userId}`);
+    if (++importsSinceReplan >= IMPORTS_PER_REPLAN) {
+      importsSinceReplan = 0;
+      await this.db.changed(sql`discard plans`);
+    }
+    return { outcome, created, skipped: imported.messages.length - created, conflicts: [] };
   }
 
   async pageOwned(conversationId: string, userId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<OwnedPage> {

@@ -1,0 +1,115 @@
+import type { TitleSource } from '../../domain/conversation.js';
+import type { Role } from '../../domain/message.js';
+import type { Metadata } from '../../domain/metadata.js';
+
+/** The formats an import reads, told apart by their shape. */
+export const IMPORT_FORMATS = ['ndjson', 'chatgpt', 'claude'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** A message as a file holds it, before it gets this service's ids. */
+export interface SourceMessage {
+  id: string;
+  /** Its nearest kept ancestor in the file (null: a first message). */
+  parentId: string | null;
+  role: Role;
+  text: string;
+  createdAt: Date;
+  metadata: Metadata;
+}
+
+/** A conversation as a file holds it: its kept messages, each after its parent. */
+export interface SourceConversation {
+  id: string;
+  title: string | null;
+  titleSource: TitleSource | null;
+  createdAt: Date;
+  /** Its last activity, when the file says. */
+  activeAt: Date | null;
+  pinned: boolean;
+  archived: boolean;
+  messages: SourceMessage[];
+  /** The last message of the active branch (a kept one), or null for the last message. */
+  headId: string | null;
+}
+
+/** One conversation of a file cannot be read: it is reported and skipped, the rest imported. */
+export class ConversationUnreadableError extends Error {
+  constructor(
+    readonly conversation: string | null,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+export type Json = Record<string, unknown>;
+export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** Times a store keeps and JSON writes plainly: years 1 to 9999. */
+const EARLIEST = -62_135_596_800_000; // 0001-01-01T00:00:00Z
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** A time given as Unix seconds (ChatGPT) or an ISO string (Claude, this service); null when it is none, or out of range. */
+export function timeOrNull(value: unknown): Date | null {
+  const date = typeof value === 'number' ? new Date(Math.round(value * 1000)) : typeof value === 'string' ? new Date(value) : null;
+  const time = date?.getTime() ?? NaN;
+  return !Number.isNaN(time) && time >= EARLIEST && time <= LATEST ? date : null;
+}
+
+/** What a part that is not text becomes: a short placeholder (its kind goes in the metadata). */
+export function placeholderFor(kind: string): string {
+  if (/image/.test(kind)) return '[image]';
+  if (/audio/.test(kind)) return '[audio]';
+  if (/video/.test(kind)) return '[video]';
+  if (/file|attachment|document/.test(kind)) return '[file]';
+  if (kind === 'tool_use' || kind === 'tool_call') return '[tool call]';
+  if (kind === 'tool_result') return '[tool result]';
+  return `[${kind}]`;
+}
+
+interface Node {
+  id: string;
+  parentId: string | null;
+  createdAt: Date;
+}
+
+/**
+ * The kept nodes of a tree, each after its nearest kept ancestor (a skipped node's children move
+ * up to it), parents first and siblings by time; a node whose parent is unknown starts a tree.
+ * Also the nearest kept node at or above `head`.
+ */
+export function keptTree<T extends Node>(all: T[], kept: (node: T) => boolean, head: string | null): { nodes: T[]; headId: string | null } {
+  const byId = new Map(all.map((node) => [node.id, node]));
+  const keep = new Set(all.filter(kept).map((node) => node.id));
+  const keptAncestor = (from: string | null): string | null => {
+    const seen = new Set<string>();
+    for (let id = from; id !== null && !seen.has(id); id = byId.get(id)?.parentId ?? null) {
+      if (keep.has(id)) return id;
+      seen.add(id);
+    }
+    return null;
+  };
+  const children = new Map<string | null, T[]>();
+  for (const node of all) {
+    if (!keep.has(node.id)) continue;
+    const parentId = keptAncestor(node.parentId);
+    const placed = parentId === node.parentId ? node : { ...node, parentId };
+    const list = children.get(parentId) ?? [];
+    list.push(placed);
+    children.set(parentId, list);
+  }
+  const nodes: T[] = [];
+  const stack = [...(children.get(null) ?? [])].sort(byTimeDescending);
+  const visited = new Set<string>();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (visited.has(node.id)) continue;
+    visited.add(node.id);
+    nodes.push(node);
+    stack.push(...[...(children.get(node.id) ?? [])].sort(byTimeDescending));
+  }
+  return { nodes, headId: keptAncestor(head) };
+}
+
+const byTimeDescending = (a: Node, b: Node) => b.createdAt.getTime() - a.createdAt.getTime();

@@ -1,0 +1,200 @@
+import { expect } from 'chai';
+import { uid } from '../support/ids.js';
+import { ARABIC, asChatGptFile, CHATGPT_EXPECTED, chatGptConversation, CLAUDE_EXPECTED, claudeConversation, RTL } from '../support/import-fixtures.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Export and import (docs/import-export.md), against one store. */
+export function importExportSuite(start: () => Promise<TestService>): void {
+  let service: TestService;
+  before(async () => {
+    service = await start();
+  });
+  after(() => service?.stop());
+
+  const importFile = (userId: string, raw: string, headers: Record<string, string> = {}) =>
+    service.call('POST', `/api/users/${encodeURIComponent(userId)}/import`, { raw, headers: { 'content-type': 'application/json', ...headers } });
+  const imported = async (userId: string, raw: string) => {
+    const res = await importFile(userId, raw);
+    expect(res.status, res.text).to.equal(200);
+    return res.json as Json;
+  };
+  const exportOne = async (userId: string, conversationId: string, format = 'json') => {
+    const res = await service.call('GET', `/api/chat/conversations/${encodeURIComponent(conversationId)}/export?user_id=${encodeURIComponent(userId)}&format=${format}`);
+    expect(res.status, res.text).to.equal(200);
+    return res;
+  };
+  const exportUser = async (userId: string, format = 'ndjson') => {
+    const res = await service.call('GET', `/api/users/${encodeURIComponent(userId)}/export?format=${format}`);
+    expect(res.status, res.text).to.equal(200);
+    return res;
+  };
+  const list = async (userId: string, archived = false) =>
+    (await service.call('GET', `/api/chat/conversations?user_id=${encodeURIComponent(userId)}&archived=${archived}&limit=100`)).json.conversations as Json[];
+  /** The active branch, read from the json export: from the head up through parent_id. */
+  const activeBranch = (file: Json) => {
+    const byId = new Map((file.messages as Json[]).map((m) => [m.message_id, m]));
+    const path: Json[] = [];
+    for (let id = file.conversation.head_id; id; id = byId.get(id)?.parent_id) path.unshift(byId.get(id)!);
+    return path;
+  };
+
+  it("imports ChatGPT's conversations.json: the tree, the head, placeholders, titles and times; again: nothing", async () => {
+    const user = uid('gpt');
+    const file = asChatGptFile([chatGptConversation(1), chatGptConversation(2)]);
+    const first = await imported(user, file);
+    expect(first).to.deep.equal({ status: 'ok', conversations: { created: 2, skipped: 0 }, messages: { created: 14, skipped: 0 }, errors: [] });
+    const conversations = await list(user);
+    expect(conversations.map((c) => c.title).sort()).to.deep.equal(['Pictures and code 1 🐍', 'Pictures and code 2 🐍']);
+    const one = conversations.find((c) => c.title === 'Pictures and code 1 🐍')!;
+    expect(one.created_at).to.equal('2024-03-02T10:00:00.250Z');
+    expect(one.message_count).to.equal(CHATGPT_EXPECTED.messages);
+    const exported = (await exportOne(user, one.conversation_id)).json as Json;
+    const active = activeBranch(exported);
+    expect(active.map((m) => m.text)).to.deep.equal(CHATGPT_EXPECTED.activeTexts);
+    expect(active.map((m) => m.role)).to.deep.equal(CHATGPT_EXPECTED.active);
+    expect(active[0]!.created_at).to.equal('2024-03-02T10:01:00.250Z');
+    expect(active[2]!.metadata.imported.parts).to.deep.equal(['image_asset_pointer']);
+    expect(active[4]!.metadata.imported).to.include({ role: 'tool', name: 'python' });
+    const siblings = (exported.messages as Json[]).filter((m) => m.parent_id === active[0]!.message_id);
+    expect(siblings.map((m) => m.text)).to.deep.equal(['Hi there!', `Another answer 🎉 ${ARABIC}`]);
+    expect(JSON.stringify(exported)).not.to.contain('is_visually_hidden');
+
+    const again = await imported(user, file);
+    expect(again).to.deep.equal({ status: 'ok', conversations: { created: 0, skipped: 2 }, messages: { created: 0, skipped: 14 }, errors: [] });
+    expect(await list(user)).to.have.length(2);
+  });
+
+  it('two users importing one file do not collide; a split conversations-NNN.json imports the same way', async () => {
+    const [alice, bob] = [uid('alice'), uid('bob')];
+    const part = asChatGptFile([chatGptConversation(3)]);
+    const a = await imported(alice, part);
+    const b = await imported(bob, part);
+    expect(a.conversations.created).to.equal(1);
+    expect(b.conversations.created).to.equal(1);
+    const [mine, theirs] = [(await list(alice))[0]!, (await list(bob))[0]!];
+    expect(mine.conversation_id).not.to.equal(theirs.conversation_id);
+    expect(mine.title).to.equal(theirs.title);
+  });
+
+  it("imports Claude's conversations.json with its branches and files", async () => {
+    const user = uid('claude');
+    const report = await imported(user, JSON.stringify([claudeConversation(1)]));
+    expect(report).to.deep.equal({ status: 'ok', conversations: { created: 1, skipped: 0 }, messages: { created: CLAUDE_EXPECTED.messages, skipped: 0 }, errors: [] });
+    const [conversation] = await list(user);
+    expect(conversation!.title).to.equal('Claude chat 1 ✨');
+    const exported = (await exportOne(user, conversation!.conversation_id)).json as Json;
+    expect(activeBranch(exported).map((m) => m.text)).to.deep.equal(CLAUDE_EXPECTED.activeTexts);
+    expect((exported.messages as Json[]).map((m) => m.text)).to.include(`Or this ${RTL}`);
+    expect(activeBranch(exported)[2]!.metadata.imported.files).to.deep.equal(['photo.png']);
+    expect((await imported(user, JSON.stringify([claudeConversation(1)]))).messages).to.deep.equal({ created: 0, skipped: 5 });
+  });
+
+  it("reports a conversation it cannot read and imports the rest; a body of no format is 400 and stores nothing", async () => {
+    const user = uid('bad');
+    const broken = { ...chatGptConversation(4), mapping: 'nope' };
+    const farOff = { ...chatGptConversation(13), create_time: 1e15, mapping: {} };
+    const report = await imported(user, JSON.stringify([chatGptConversation(5), broken, { ...chatGptConversation(6), create_time: null, mapping: {} }, farOff]));
+    expect(report.conversations).to.deep.equal({ created: 1, skipped: 0 });
+    expect(report.errors).to.have.length(3);
+    expect(report.errors[0].conversation).to.equal(broken.conversation_id);
+    for (const body of ['', '   ', 'hello', '{"a": 1}', '[1, 2]', '[{"title": "x"}]', '{"conversation": 1']) {
+      const res = await importFile(user, body);
+      expect(res.status, body).to.equal(400);
+      expect(res.json.status).to.equal('error');
+    }
+    expect(await list(user)).to.have.length(1);
+    const truncated = asChatGptFile([chatGptConversation(14), chatGptConversation(15)]).slice(0, -200);
+    const cut = await imported(user, truncated);
+    expect(cut.conversations.created, 'what came before the break is kept').to.equal(1);
+    expect(cut.errors.at(-1).detail).to.match(/^body: is not valid JSON/);
+    const badLine = await imported(user, `${JSON.stringify({ conversation: { conversation_id: uid('c'), created_at: '2024-01-01T00:00:00Z' }, messages: [] })}\n{oops\n`);
+    expect(badLine.conversations.created).to.equal(1);
+    expect(badLine.errors).to.deep.equal([{ conversation: null, detail: 'conversation 2: the line is not valid JSON' }]);
+    expect(await list(user)).to.have.length(3);
+    const lines = await exportUser(user);
+    expect(lines.text.trim().split('\n')).to.have.length(3);
+  });
+
+  it('refuses a body over IMPORT_MAX_BYTES with 413', async () => {
+    const small = await startTestService({ IMPORT_MAX_BYTES: '2048' });
+    try {
+      const res = await small.call('POST', `/api/users/${uid('u')}/import`, { raw: asChatGptFile([chatGptConversation(7), chatGptConversation(8)]), headers: { 'content-type': 'application/json' } });
+      expect(res.status).to.equal(413);
+    } finally {
+      await small.stop();
+    }
+  });
+
+  it("an ndjson export re-imported after the user's erasure gives back the same conversations, messages, tree, titles and times", async () => {
+    const user = uid('round');
+    await imported(user, asChatGptFile([chatGptConversation(9), chatGptConversation(10)]));
+    await imported(user, JSON.stringify([claudeConversation(2)]));
+    const chat = await service.post('/v1/chat', { user_id: user, text: 'A conversation of this service' });
+    await service.call('PATCH', `/api/chat/conversations/${encodeURIComponent(chat.json.conversation_id)}`, { body: { user_id: user, title: 'Renamed', pinned: true } });
+    const archived = (await list(user)).find((c) => c.title === 'Claude chat 2 ✨')!;
+    await service.call('PATCH', `/api/chat/conversations/${encodeURIComponent(archived.conversation_id)}`, { body: { user_id: user, archived: true } });
+    await service.post('/v1/chat', { user_id: user, text: 'temporary', temporary: true });
+    const before = await exportUser(user);
+    expect(before.headers.get('content-type')).to.match(/^application\/x-ndjson/);
+    expect(before.headers.get('content-disposition')).to.match(/^attachment/);
+    const lines = before.text.trim().split('\n');
+    expect(lines, 'temporary conversations are never exported').to.have.length(4);
+
+    expect((await service.call('DELETE', `/api/users/${encodeURIComponent(user)}`)).status).to.equal(200);
+    expect(await list(user)).to.have.length(0);
+    const report = await imported(user, before.text);
+    expect(report.conversations).to.deep.equal({ created: 4, skipped: 0 });
+    const after = await exportUser(user);
+    const sorted = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as Json).sort((a, b) => a.conversation.conversation_id.localeCompare(b.conversation.conversation_id));
+    expect(sorted(after.text)).to.deep.equal(sorted(before.text));
+    expect((await imported(user, before.text)).conversations).to.deep.equal({ created: 0, skipped: 4 });
+    const other = uid('other');
+    const theirs = await imported(other, before.text);
+    expect(theirs.conversations, "another user's import of the file gets ids of its own").to.deep.equal({ created: 4, skipped: 0 });
+    expect((await list(other)).map((c) => c.conversation_id)).not.to.include(chat.json.conversation_id);
+  });
+
+  it('exports one conversation as json or markdown, as an attachment; another user: 404', async () => {
+    const user = uid('md');
+    await imported(user, asChatGptFile([chatGptConversation(11)]));
+    const [conversation] = await list(user);
+    const md = await exportOne(user, conversation!.conversation_id, 'markdown');
+    expect(md.headers.get('content-type')).to.match(/^text\/markdown/);
+    expect(md.headers.get('content-disposition')).to.match(/^attachment; filename="conversation-.*\.md"/);
+    expect(md.text).to.match(/^# Pictures and code 11 🐍/);
+    expect(md.text).to.contain('It prints 1.');
+    expect(md.text, 'only the active branch').not.to.contain('Another answer');
+    const json = await exportOne(user, conversation!.conversation_id);
+    expect(json.headers.get('content-disposition')).to.match(/\.json"$/);
+    expect(json.json.messages).to.have.length(7);
+    expect((await service.call('GET', `/api/chat/conversations/${encodeURIComponent(conversation!.conversation_id)}/export?user_id=${uid('x')}`)).status).to.equal(404);
+    expect((await service.call('GET', `/api/chat/conversations/${encodeURIComponent(conversation!.conversation_id)}/export?user_id=${user}&format=pdf`)).status).to.equal(400);
+  });
+
+  it("exports a user's conversations in ChatGPT's shape, which imports back as the same trees", async () => {
+    const user = uid('shape');
+    await imported(user, asChatGptFile([chatGptConversation(12)]));
+    const res = await exportUser(user, 'chatgpt');
+    const file = JSON.parse(res.text) as Json[];
+    expect(file).to.have.length(1);
+    const conversation = file[0]!;
+    expect(conversation.title).to.equal('Pictures and code 12 🐍');
+    const head = conversation.mapping[conversation.current_node];
+    expect(head.message.content.parts).to.deep.equal(['It prints 1.']);
+    const root = Object.values(conversation.mapping as Record<string, Json>).find((n) => n.parent === null)!;
+    expect(root.message).to.equal(null);
+    const other = uid('shape-copy');
+    expect((await imported(other, res.text)).messages).to.deep.equal({ created: 7, skipped: 0 });
+    const [copy] = await list(other);
+    const copied = activeBranch((await exportOne(other, copy!.conversation_id)).json as Json);
+    expect(copied.map((m) => m.text)).to.deep.equal(CHATGPT_EXPECTED.activeTexts);
+    expect((await exportUser(uid('nobody'), 'chatgpt')).text.replace(/\s/g, '')).to.equal('[]');
+  });
+}
+
+describe('export and import (in-memory store)', function () {
+  this.timeout(30_000);
+  importExportSuite(() => startTestService());
+});
