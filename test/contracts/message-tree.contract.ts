@@ -56,6 +56,17 @@ export function messageTreeContract(make: MakeStore): void {
       expect(result.inserted).to.deep.equal([{ messageId: next.messageId, parentId: threeB.messageId }]);
     });
 
+    it('parallel appends that start a conversation still form one branch: each follows the head as it is', async () => {
+      const conversation = aConversation();
+      const messages = Array.from({ length: 40 }, (_, i) => say(conversation, `racing ${i}`));
+      const results = await Promise.all(messages.map((m) => append(conversation, [m])));
+      expect(results.every((r) => r.inserted.length === 1)).to.equal(true);
+      const parents = results.map((r) => r.inserted[0]!.parentId);
+      expect(parents.filter((p) => p === null)).to.have.length(1);
+      expect(new Set(parents).size).to.equal(40);
+      expect(await readAll(conversation, {}, 50)).to.have.length(40);
+    });
+
     it('refuses a parent that is no message of the conversation, writing nothing', async () => {
       const { conversation } = await forked();
       const other = await store.run((r) => claimed(r, aConversation(conversation.userId)));

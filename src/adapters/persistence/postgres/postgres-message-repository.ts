@@ -13,7 +13,7 @@ import type {
 } from '../../../application/ports/message-repository.js';
 import type { Conversation } from '../../../domain/conversation.js';
 import type { Message } from '../../../domain/message.js';
-import { claimAndInsert, MESSAGE_COLUMNS, messageInput, pathUp, textArray, toConversation, toDate, toMessage, treeInput, type ConversationRow, type MessageRow } from './rows.js';
+import { claimAndInsert, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toDate, toMessage, treeInput, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
 import { empty, raw, sql, type Sql, type Statements } from './statements.js';
 
 /**
@@ -26,6 +26,15 @@ const IMPORTS_PER_REPLAN = 100;
 let importsSinceReplan = 0;
 
 type SiblingsRow = { sibling_count: string; sibling_index: string; previous_id: string | null; next_id: string | null };
+
+type AppendRow = {
+  claimed: ConversationRow | null;
+  existing: ConversationRow | null;
+  taken: MessageRow[];
+  inserted: { message_id: string; parent_id: string | null }[];
+  unknown_parents: string[];
+  raced: boolean;
+};
 
 /**
  * Messages in PostgreSQL. Every method is one statement (one round trip), atomic by itself;
@@ -50,28 +59,28 @@ export class PostgresMessageRepository implements MessageRepository {
   }
 
   async append(conversation: Conversation, messages: Message[]): Promise<AppendResult> {
-    const [row] = await this.db.rows<{
-      claimed: ConversationRow | null;
-      existing: ConversationRow | null;
-      taken: MessageRow[];
-      inserted: { message_id: string; parent_id: string | null }[];
-      unknown_parents: string[];
-    }>(
+    const row = await untilSettled(() => this.appendOnce(conversation, messages));
+    const stored = row.claimed ?? row.existing;
+    return {
+      conversation: stored ? toConversation(stored) : null,
+      taken: row.taken.map(toMessage),
+      inserted: row.inserted.map((i) => ({ messageId: i.message_id, parentId: i.parent_id })),
+      unknownParents: row.unknown_parents,
+    };
+  }
+
+  private async appendOnce(conversation: Conversation, messages: Message[]): Promise<AppendRow> {
+    const [row] = await this.db.rows<AppendRow>(
       sql`/* messages.append */ with ${treeInput(conversation.conversationId, messages)},
        ${claimAndInsert(conversation, messages)}
        select (select row_to_json(c) from claimed c) as claimed,
               (select row_to_json(c) from conversations c where c.conversation_id = ${conversation.conversationId}) as existing,
               coalesce((select json_agg(t) from taken t), '[]') as taken,
               coalesce((select json_agg(json_build_object('message_id', message_id, 'parent_id', parent_id)) from inserted), '[]') as inserted,
-              coalesce((select json_agg(message_id) from unknown_parent), '[]') as unknown_parents`,
+              coalesce((select json_agg(message_id) from unknown_parent), '[]') as unknown_parents,
+              ${RACED} as raced`,
     );
-    const stored = row!.claimed ?? row!.existing;
-    return {
-      conversation: stored ? toConversation(stored) : null,
-      taken: row!.taken.map(toMessage),
-      inserted: row!.inserted.map((i) => ({ messageId: i.message_id, parentId: i.parent_id })),
-      unknownParents: row!.unknown_parents,
-    };
+    return row!;
   }
 
   async importConversation(imported: ImportedConversation): Promise<ImportOutcome> {
@@ -85,6 +94,7 @@ export class PostgresMessageRepository implements MessageRepository {
        claimed as (
          insert into conversations (conversation_id, user_id, created_at, active_at, temporary, title, title_source, pinned, archived)
          select ${id}, ${userId}, ${createdAt}, ${imported.activeAt}, false, ${imported.title}, ${imported.titleSource}, ${imported.pinned}, ${imported.archived}
+         from (select count(*) from existing) as existing_first -- read before the upsert: see claimAndInsert (rows.ts)
          where not exists (select 1 from conflict)
          on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
            where conversations.user_id = excluded.user_id

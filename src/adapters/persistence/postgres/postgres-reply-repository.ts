@@ -1,7 +1,7 @@
 import type { ConversationName, RegenerateRecord, RegenerateStart, ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { CUT_SHORT } from '../../../domain/reply.js';
-import { claimAndInsert, conversationFirst, MESSAGE_COLUMNS, messageInput, pathUp, textArray, toConversation, toMessage, treeInput, type ConversationRow, type MessageRow } from './rows.js';
+import { claimAndInsert, conversationFirst, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toMessage, treeInput, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
 import { raw, sql, type Statements } from './statements.js';
 
 /** The channel on which every write to a reply is announced (payload: the reply's id). */
@@ -10,6 +10,17 @@ export const REPLY_CHANNEL = 'assistant_replies';
 export const STOP_CHANNEL = 'assistant_reply_stops';
 
 const notifyReply = raw(`pg_notify('${REPLY_CHANNEL}', message_id)`);
+
+type BeginRow = {
+  claimed: ConversationRow | null;
+  existing: ConversationRow | null;
+  taken: MessageRow | null;
+  taken_reply: MessageRow | null;
+  history: MessageRow[];
+  inserted: { message_id: string; parent_id: string | null }[];
+  unknown_parent: boolean;
+  raced: boolean;
+};
 
 /**
  * Replies in PostgreSQL, each method one statement: a turn begins in one round trip (claim the
@@ -33,40 +44,36 @@ export class PostgresReplyRepository implements ReplyRepository {
     // The history is the path above the question and its context: above the one stored, for a repeated question.
     const questionParent = sql`select case when exists (select 1 from taken where message_id = ${questionId})
         then (select parent_id from taken where message_id = ${questionId}) else (select parent from input where ord = 1) end`;
-    const [row] = await this.db.rows<{
-      claimed: ConversationRow | null;
-      existing: ConversationRow | null;
-      taken: MessageRow | null;
-      taken_reply: MessageRow | null;
-      history: MessageRow[];
-      inserted: { message_id: string; parent_id: string | null }[];
-      unknown_parent: boolean;
-    }>(
-      sql`/* replies.begin */ with recursive ${treeInput(conversationId, sent, start.parentIfStored ?? null)},
-       taken_reply as (select * from messages where reply_to = ${questionId} order by created_at desc, seq desc limit 1),
-       ${pathUp('above', questionParent, conversationId, start.historyLimit * 2)},
-       history as (
-         select m.*, p.depth from above p join messages m on m.message_id = p.message_id
-         where m.status = 'completed' order by p.depth limit ${start.historyLimit}),
-       ${claimAndInsert(start.conversation, sent)}
-       select (select row_to_json(c) from claimed c) as claimed,
-              (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as existing,
-              (select row_to_json(t) from taken t where t.message_id = ${questionId}) as taken,
-              (select row_to_json(r) from taken_reply r) as taken_reply,
-              coalesce((select json_agg(h order by h.depth) from history h), '[]') as history,
-              coalesce((select json_agg(json_build_object('message_id', message_id, 'parent_id', parent_id)) from inserted), '[]') as inserted,
-              exists (select 1 from unknown_parent) as unknown_parent`,
-    );
-    const stored = row!.claimed ?? row!.existing;
-    const opened = row!.inserted.length === sent.length;
-    const questionRow = row!.inserted.find((i) => i.message_id === questionId);
+    const row = await untilSettled(async () => {
+      const [result] = await this.db.rows<BeginRow>(
+        sql`/* replies.begin */ with recursive ${treeInput(conversationId, sent, start.parentIfStored ?? null)},
+         taken_reply as (select * from messages where reply_to = ${questionId} order by created_at desc, seq desc limit 1),
+         ${pathUp('above', questionParent, conversationId, start.historyLimit * 2)},
+         history as (
+           select m.*, p.depth from above p join messages m on m.message_id = p.message_id
+           where m.status = 'completed' order by p.depth limit ${start.historyLimit}),
+         ${claimAndInsert(start.conversation, sent)}
+         select (select row_to_json(c) from claimed c) as claimed,
+                (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as existing,
+                (select row_to_json(t) from taken t where t.message_id = ${questionId}) as taken,
+                (select row_to_json(r) from taken_reply r) as taken_reply,
+                coalesce((select json_agg(h order by h.depth) from history h), '[]') as history,
+                coalesce((select json_agg(json_build_object('message_id', message_id, 'parent_id', parent_id)) from inserted), '[]') as inserted,
+                exists (select 1 from unknown_parent) as unknown_parent,
+                ${RACED} as raced`,
+      );
+      return result!;
+    });
+    const stored = row.claimed ?? row.existing;
+    const opened = row.inserted.length === sent.length;
+    const questionRow = row.inserted.find((i) => i.message_id === questionId);
     return {
       conversation: stored ? toConversation(stored) : null,
-      taken: row!.taken ? toMessage(row!.taken) : null,
-      takenReply: row!.taken && row!.taken_reply ? toMessage(row!.taken_reply) : null,
-      history: row!.history.map(toMessage),
+      taken: row.taken ? toMessage(row.taken) : null,
+      takenReply: row.taken && row.taken_reply ? toMessage(row.taken_reply) : null,
+      history: row.history.map(toMessage),
       opened,
-      unknownParent: row!.unknown_parent,
+      unknownParent: row.unknown_parent,
       stored: opened && questionRow ? start.userMessage.with({ parentId: questionRow.parent_id }) : null,
       titled: (stored as { title_source?: string | null } | null)?.title_source != null,
     };

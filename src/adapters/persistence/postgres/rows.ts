@@ -146,10 +146,12 @@ export function treeInput(conversationId: string, messages: readonly Message[], 
 
 /**
  * The CTEs that claim `conversation` and store the `input` rows (treeInput) in it, within one
- * statement: `claimed` (the conversation created, or its last activity moved; empty when another
+ * statement: `claimed` (reading all of `locked` before its upsert: the statement's CTEs run in no
+ * set order, and a row this statement has already updated can no longer be locked by it, so a
+ * `locked` read after the upsert would be empty; then the conversation created, or its last activity moved; empty when another
  * user owns it, or when `taken` or `unknown_parent` holds anything), `owner` (its user, stored with
  * a conversation that was created) and `inserted` (the ids stored, with their parents; a conflict
- * skips the row). The last message inserted becomes the head: the `messages` insert trigger moves it
+ * skips the row; nothing is stored when the statement RACED). The last message inserted becomes the head: the `messages` insert trigger moves it
  * (Migration20261126000000), so a message that was not inserted never does.
  */
 export function claimAndInsert(conversation: Conversation, messages: readonly Message[]): Sql {
@@ -157,6 +159,7 @@ export function claimAndInsert(conversation: Conversation, messages: readonly Me
   return sql`claimed as (
          insert into conversations (conversation_id, user_id, created_at, active_at, temporary)
          select ${conversationId}, ${userId}, ${createdAt}, ${createdAt}, ${temporary}
+         from (select count(*) from locked) as locked_first
          where not exists (select 1 from taken) and not exists (select 1 from unknown_parent)
          on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
            where conversations.user_id = excluded.user_id
@@ -167,8 +170,24 @@ export function claimAndInsert(conversation: Conversation, messages: readonly Me
        inserted as (
          insert into messages (${MESSAGE_COLUMNS})
          select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.parent, i.status, i.progress_at, i.finish_reason
-         from input i cross join claimed c order by i.ord
+         from input i cross join claimed c where c.created or exists (select 1 from locked) order by i.ord
          on conflict do nothing returning message_id, parent_id)`;
+}
+
+/**
+ * True when the statement raced another one that created the conversation: the row was not there
+ * for this statement's snapshot (`locked` empty, so every parent was read as "no head"), yet the
+ * upsert found it. Nothing was inserted (claimAndInsert); run the statement again, which now
+ * locks the row and reads its head as it is.
+ */
+export const RACED = sql`(exists (select 1 from claimed where not created) and not exists (select 1 from locked))`;
+
+/** Runs `attempt` again while it reports a race (RACED); the second run always sees the row. */
+export async function untilSettled<T extends { raced: boolean }>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    const result = await attempt();
+    if (!result.raced || tries >= 3) return result;
+  }
 }
 
 /** The conversation row, locked before any of its messages is written (see postgres-reply-repository.ts). */
