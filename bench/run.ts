@@ -42,6 +42,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   roundtrips: () => import('./sections/roundtrips.js'),
   coldstart: () => import('./sections/coldstart.js'),
   replies: () => import('./sections/replies.js'),
+  live: () => import('./sections/live.js'),
   responses: () => import('./sections/responses.js'),
   speech: () => import('./sections/speech.js'),
   tree: () => import('./sections/tree.js'),

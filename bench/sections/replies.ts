@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDatabase, serverOf } from '../support/databases.js';
-import { startPacedModelServer, STAMP, type PacedModelServer, type ReplyPlan } from '../support/paced-model-server.js';
+import { startPacedModelServer, type PacedModelServer, type ReplyPlan } from '../support/paced-model-server.js';
 import { measureOf, type Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
 import { Cleanup, startService, type RunningServer } from '../support/servers.js';
@@ -9,7 +9,7 @@ import { readReply } from '../support/sse-reader.js';
 import { startWireCounter, type WireCounter } from '../support/wire-counter.js';
 
 export const heading =
-  'Durable replies on PostgreSQL, the model a local paced OpenAI-compatible server: server memory with slow readers, database round trips per reply, delta latency to listeners';
+  'Durable replies on PostgreSQL, the model a local paced OpenAI-compatible server: server memory with slow readers, database round trips per reply (piece delays across instances: the live section)';
 export const needsPostgres = true;
 
 const READERS = 100;
@@ -97,37 +97,6 @@ async function countReply(service: RunningServer, counter: WireCounter, plan: Re
   return { roundTrips: counter.counts().roundTrips, seconds };
 }
 
-/** (c) Milliseconds from each stamped delta leaving the model to reaching a listener; the first delta of a resume (its catch-up) is left out. */
-async function latencies(producer: RunningServer, other: RunningServer, replies: number): Promise<{ same: number[]; other: number[] }> {
-  const plan: ReplyPlan = { pieces: 100, size: 40, delayMs: 30, stamp: true };
-  const same: number[] = [];
-  const elsewhere: number[] = [];
-  const collect = (into: number[], skipFirst: boolean) => {
-    let first = skipFirst;
-    return (text: string, at: number) => {
-      if (first) return void (first = false);
-      for (const match of text.matchAll(STAMP)) into.push(at - Number(match[1]));
-    };
-  };
-  await Promise.all(
-    Array.from({ length: replies }, async (_, n) => {
-      const user = chat(plan, n).user_id;
-      let resumed: Promise<unknown> = Promise.resolve();
-      await readReply(`${producer.url}/v1/chat/stream`, {
-        body: chat(plan, n),
-        onDelta: collect(same, false),
-        onStart: (messageId) => {
-          resumed = readReply(`${other.url}/v1/chat/stream/${messageId}?user_id=${user}`, { onDelta: collect(elsewhere, true) });
-        },
-      });
-      await resumed;
-    }),
-  );
-  return { same, other: elsewhere };
-}
-
-const percentile = (samples: number[], p: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor((samples.length * p) / 100))]!;
-
 export async function run({ settings, log }: SectionContext): Promise<Row[]> {
   const cleanup = new Cleanup();
   try {
@@ -173,19 +142,6 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
       });
     }
 
-    // (c) latency: two instances on one database; the reply produced by the first.
-    const [first, second] = await Promise.all(
-      ['first instance', 'second instance'].map((label) => startService(label, { databaseUrl: database.url, env: modelEnvironment(model) })),
-    );
-    for (const server of [first!, second!]) cleanup.add(server, (s) => s.stop());
-    const { same, other } = await latencies(first!, second!, 5);
-    const ms = (label: string, samples: number[]) => ({
-      label,
-      measure: measureOf(samples),
-      unit: 'ms',
-      note: `p95 ${percentile(samples, 95)} ms, ${samples.length} deltas`,
-    });
-    rows.push({ figure: 'delta latency, model to listener', subject: ms('other instance', other), baseline: ms('same instance', same) });
     return rows;
   } finally {
     await cleanup.run();

@@ -23,7 +23,8 @@ export interface RateMeasure extends Measure {
 
 const counters = new WeakMap<LoadTarget, { n: number }>();
 
-async function loadRun(target: LoadTarget, seconds: number, connections: number): Promise<{ rate: number; failed: number }> {
+/** One load run of `seconds` on a target: its good responses per second, and its failures. */
+export async function loadRun(target: LoadTarget, seconds: number, connections: number): Promise<{ rate: number; failed: number }> {
   const counter = counters.get(target) ?? { n: 0 };
   counters.set(target, counter);
   let unexpected = 0;

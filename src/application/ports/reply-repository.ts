@@ -71,8 +71,8 @@ export interface TurnRecord {
 }
 
 /**
- * Replies as they are written. Every write is announced to the reply's watchers on every
- * instance (ReplyNotifications). Each method is atomic by itself.
+ * Replies as they are written. Each method is atomic by itself. Writes announce nothing: the
+ * producer pushes a reply's news to its followers (ReplyNotifications).
  */
 export interface ReplyRepository {
   /**

@@ -6,6 +6,7 @@ import type { ReplyNotifications } from '../ports/reply-notifications.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { ReplyJob } from './reply-job.js';
 import type { ReplyJobs } from './reply-jobs.js';
+import { FOLLOW_RENEW_MS } from './reply-broadcast.js';
 import { untilAborted, Wakeup } from './signals.js';
 
 export type FeedEvent =
@@ -18,7 +19,7 @@ export type FeedEvent =
 
 export type FeedEnd = Extract<FeedEvent, { type: 'end' }>;
 
-/** How often a listener of a reply produced elsewhere looks at the store, whatever the notices say. */
+/** How often a follower of a reply produced elsewhere reads the stored reply, whatever the news says. */
 const POLL_MS = 1000;
 
 /**
@@ -26,7 +27,7 @@ const POLL_MS = 1000;
  * the end. Pull-based: each read returns everything written since the last one, so a slow
  * listener costs nothing but its position (the text is shared: the producing job's here, or
  * the store's). A reply produced on this instance is read from its job (at once); one produced
- * elsewhere from the store, when notified and at least every second.
+ * elsewhere from the pieces its producer pushes, and from the store.
  */
 export class ReplyFeed {
   constructor(
@@ -67,18 +68,35 @@ export class ReplyFeed {
   }
 
   /**
-   * A reply produced elsewhere (or by nobody any more: it is swept up once stale), read from
-   * the store. The store lags behind the producer's own stream, so a listener may stand past
-   * the stored text: it then waits for the store to catch up (clamping its position would send
-   * again what it holds).
+   * A reply produced elsewhere (or by nobody any more: it is swept up once stale). This instance
+   * follows it: its producer pushes each piece (reply-broadcast.ts), placed here by position, and
+   * the stored reply is read at the start, at its end, when news may have been lost, and at
+   * least every second. The store lags behind the producer, so a listener may stand past the
+   * stored text: it then waits for pieces or the store to catch up (clamping its position would
+   * send again what it holds).
    */
   private async *fromStore(first: Message, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
+    const replyId = first.messageId;
     const wakeup = new Wakeup();
-    const unwatch = this.notifications.watch(first.messageId, () => wakeup.notify());
-    const poll = setInterval(() => wakeup.notify(), POLL_MS);
+    const pieces = new Pieces();
+    let look = false;
+    // Where the listener will stand once the stored text is sent: the producer publishes from there.
+    let position = Math.max(from, replyLength(first.text));
+    const unwatch = this.notifications.watch(replyId, (news) => {
+      if (news.type === 'piece') pieces.add(news.from, news.text);
+      else look = true;
+      wakeup.notify();
+    });
+    this.notifications.follow(replyId, position);
+    const renew = setInterval(() => this.notifications.follow(replyId, position), FOLLOW_RENEW_MS);
+    const poll = setInterval(() => {
+      look = true;
+      wakeup.notify();
+    }, POLL_MS);
+    let askedAt = position;
     try {
       let reply: Message | null = first;
-      let position = from;
+      position = from;
       while (reply) {
         const length = replyLength(reply.text);
         if (length > position) {
@@ -88,18 +106,73 @@ export class ReplyFeed {
         }
         // The end carries the reply's total, even to a listener that claimed to stand past it.
         if (reply.status === 'completed') return yield { type: 'end', message: reply, finishReason: reply.finishReason ?? 'stop', ...failureOf(reply), position: length };
+        for (let text = pieces.take(position); text !== ''; text = pieces.take(position)) {
+          position += replyLength(text);
+          yield { type: 'text', text, position };
+        }
+        if (pieces.waiting && askedAt !== position) {
+          // Pieces beyond a gap: news was lost or came before this follow; ask again from here, once per position.
+          askedAt = position;
+          this.notifications.follow(replyId, position);
+        }
         if (isStale(reply, this.jobs.staleBefore())) await this.jobs.sweepStale().catch(() => undefined);
-        else if (!(await untilAborted(wakeup.wait(), signal))) return;
-        const replyId: string = reply.messageId;
+        else if (!look && !(await untilAborted(wakeup.wait(), signal))) return;
+        if (signal.aborted) return;
         const job = this.jobs.local(replyId);
         if (job) return yield* this.fromJob(job, position, signal);
-        reply = await this.store.run((r) => r.messages.findById(replyId), { atomic: false });
+        if (look || isStale(reply, this.jobs.staleBefore())) {
+          look = false;
+          reply = await this.store.run((r) => r.messages.findById(replyId), { atomic: false });
+        }
       }
       yield { type: 'end', message: null, finishReason: 'cancelled', position };
     } finally {
       unwatch();
+      clearInterval(renew);
       clearInterval(poll);
     }
+  }
+}
+
+/** Most text a follower keeps beyond a gap (code units); past it, pieces wait for the store instead. */
+const MAX_WAITING = 1 << 20;
+
+/** Pieces of a reply that came from its producer, by position: taken in order, whatever order they came in. */
+class Pieces {
+  private readonly byStart = new Map<number, string>();
+  private size = 0;
+
+  /** Whether pieces beyond the listener's position wait for the text between. */
+  get waiting(): boolean {
+    return this.byStart.size > 0;
+  }
+
+  add(from: number, text: string): void {
+    if (text === '' || this.size + text.length > MAX_WAITING) return;
+    const held = this.byStart.get(from);
+    if (held !== undefined && held.length >= text.length) return;
+    this.byStart.set(from, text);
+    this.size += text.length - (held?.length ?? 0);
+  }
+
+  /** The text that follows `position` without a gap (''), dropping what is behind it. */
+  take(position: number): string {
+    let best = '';
+    for (const [start, text] of this.byStart) {
+      const end = start + replyLength(text);
+      if (end <= position) this.forget(start, text);
+      else if (start <= position) {
+        const rest = text.slice(indexOfCodePoint(text, position - start));
+        if (rest.length > best.length) best = rest;
+        this.forget(start, text);
+      }
+    }
+    return best;
+  }
+
+  private forget(start: number, text: string): void {
+    this.byStart.delete(start);
+    this.size -= text.length;
   }
 }
 

@@ -5,6 +5,7 @@ import type { ReplyNotifications } from '../ports/reply-notifications.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { TokenUsage } from '../ports/chat-model.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
+import { ReplyBroadcast } from './reply-broadcast.js';
 import { ReplyJob, type Generate, type Naming, type ReplySettings } from './reply-job.js';
 import { delay } from './signals.js';
 
@@ -16,8 +17,11 @@ import { delay } from './signals.js';
  */
 export class ReplyJobs {
   private readonly jobs = new Map<string, ReplyJob>();
+  /** The jobs other instances follow (reply-broadcast.ts). */
+  private readonly broadcasts = new Map<string, ReplyBroadcast>();
   private readonly sweep: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
+  private readonly unfollow: () => void;
   /** Set once the shutdown's deadline has passed: a job started after it is interrupted at once. */
   private pastDeadline = false;
 
@@ -29,6 +33,7 @@ export class ReplyJobs {
     private readonly usage?: UsageRecorder,
   ) {
     this.unsubscribe = notifications.onStopRequest((replyId) => this.jobs.get(replyId)?.stop('cancelled'));
+    this.unfollow = notifications.onFollow((replyId, from) => this.followed(replyId, from));
     this.sweep = setInterval(() => void this.sweepStale().catch(() => undefined), Math.max(250, Math.floor(settings.staleMs / 2)));
     this.sweep.unref();
   }
@@ -41,7 +46,10 @@ export class ReplyJobs {
     const tokens = this.usage ? { recorder: this.usage, estimate } : undefined;
     const job = new ReplyJob(reply, generate, this.store, this.clock, this.settings, naming, tokens);
     this.jobs.set(reply.messageId, job);
-    void job.done.finally(() => this.jobs.delete(reply.messageId));
+    void job.done.finally(() => {
+      this.jobs.delete(reply.messageId);
+      this.broadcasts.delete(reply.messageId);
+    });
     if (this.pastDeadline) job.stop('interrupted');
     return job;
   }
@@ -49,6 +57,15 @@ export class ReplyJobs {
   /** The job producing this reply here, if any. */
   local(replyId: string): ReplyJob | undefined {
     return this.jobs.get(replyId);
+  }
+
+  /** Another instance follows a reply: when it is produced here, it is published from `from` on. */
+  private followed(replyId: string, from: number): void {
+    const job = this.jobs.get(replyId);
+    if (!job) return;
+    let broadcast = this.broadcasts.get(replyId);
+    if (!broadcast) this.broadcasts.set(replyId, (broadcast = new ReplyBroadcast(job, this.notifications, () => this.clock.now().getTime())));
+    broadcast.followed(from);
   }
 
   /** Asks whoever produces the reply, here or on another instance, to stop it. */
@@ -85,6 +102,8 @@ export class ReplyJobs {
     const running = [...this.jobs.values()];
     for (const job of running) job.stop('interrupted');
     await Promise.all(running.map((job) => job.done));
+    // Followers elsewhere were served to the last end.
+    this.unfollow();
   }
 
   private anyDone(): Promise<unknown> {

@@ -1,19 +1,28 @@
 import { EventEmitter } from 'node:events';
-import type { ReplyNotifications } from '../../../application/ports/reply-notifications.js';
+import type { ReplyNews, ReplyNotifications } from '../../../application/ports/reply-notifications.js';
 
-/** Notices of replies within one process: what the in-memory store offers (one process, one store). */
+/** News of replies within one process: what the in-memory store offers (one process, one store). */
 export class InMemoryReplyNotifications implements ReplyNotifications {
-  private readonly changes = new EventEmitter().setMaxListeners(0);
+  private readonly news = new EventEmitter().setMaxListeners(0);
+  private readonly follows = new EventEmitter().setMaxListeners(0);
   private readonly stops = new EventEmitter().setMaxListeners(0);
 
-  /** Called by the in-memory store after every write to a reply. */
-  announce(replyId: string): void {
-    this.changes.emit(replyId);
+  watch(replyId: string, onNews: (news: ReplyNews) => void): () => void {
+    this.news.on(replyId, onNews);
+    return () => this.news.off(replyId, onNews);
   }
 
-  watch(replyId: string, onChange: () => void): () => void {
-    this.changes.on(replyId, onChange);
-    return () => this.changes.off(replyId, onChange);
+  follow(replyId: string, from: number): void {
+    this.follows.emit('follow', replyId, from);
+  }
+
+  onFollow(onFollow: (replyId: string, from: number) => void): () => void {
+    this.follows.on('follow', onFollow);
+    return () => this.follows.off('follow', onFollow);
+  }
+
+  publish(news: Exclude<ReplyNews, { type: 'look' }>): void {
+    this.news.emit(news.replyId, news);
   }
 
   async requestStop(replyId: string): Promise<void> {

@@ -6,14 +6,13 @@ import { InMemoryMessageRepository } from './in-memory-message-repository.js';
 import type { MemoryStore } from './memory-store.js';
 import type { UndoLog } from './undo-log.js';
 
-/** Replies in the memory store; every write is announced through `announce`. */
+/** Replies in the memory store. */
 export class InMemoryReplyRepository implements ReplyRepository {
   private readonly messages: InMemoryMessageRepository;
 
   constructor(
     private readonly store: MemoryStore,
     private readonly undo: UndoLog,
-    private readonly announce: (replyId: string) => void,
   ) {
     this.messages = new InMemoryMessageRepository(store, undo);
   }
@@ -31,7 +30,6 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const above = taken ? taken.parentId : opened ? appended.inserted[0]!.parentId : null;
     const history = this.finishedAbove(above, conversationId, start.historyLimit).filter((m) => m.messageId !== start.reply.messageId);
     const takenReply = taken ? await this.messages.findReplyTo(taken.messageId) : null;
-    if (stored) this.announce(start.reply.messageId);
     return {
       conversation: appended.conversation,
       taken: appended.taken.find((m) => m.messageId === question.messageId) ?? null,
@@ -64,7 +62,6 @@ export class InMemoryReplyRepository implements ReplyRepository {
     this.messages.moveHead(conversationId, opened.messageId);
     const stored = this.store.conversations.get(conversationId);
     if (stored && stored.activeAt < opened.createdAt) stored.activeAt = opened.createdAt;
-    this.announce(opened.messageId);
     return { conversation, question, running: null, opened, history };
   }
 
@@ -79,7 +76,6 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const [inserted] = await this.messages.insert([opened]);
     if (inserted === undefined) return null;
     this.messages.moveHead(reply.conversationId, opened.messageId);
-    this.announce(reply.messageId);
     return opened;
   }
 
@@ -87,7 +83,6 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const entry = this.store.messages.get(replyId);
     if (!entry || entry.message.status !== 'in_progress') return false;
     entry.message = grown(entry.message, text, at);
-    this.announce(replyId);
     return true;
   }
 
@@ -102,7 +97,6 @@ export class InMemoryReplyRepository implements ReplyRepository {
       if (conversation && conversation.activeAt < at) conversation.activeAt = at;
       if (name) new InMemoryConversationRepository(this.store, this.undo).nameIfUntitled(reply.conversationId, name.title, name.source);
     }
-    this.announce(reply.messageId);
     return this.store.messages.get(reply.messageId)?.message ?? null;
   }
 

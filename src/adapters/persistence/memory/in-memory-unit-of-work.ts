@@ -18,7 +18,7 @@ export interface InMemoryStoreOptions {
   maxMessages?: number;
   /** Told (counts only) when conversations are dropped. */
   logger?: Pick<Logger, 'warn'>;
-  /** Where writes to replies are announced: the process's watchers. */
+  /** News of replies within the process (the store's own, unless given). */
   notifications?: InMemoryReplyNotifications;
   /** The text-search configuration whose stemming search follows (SEARCH_LANGUAGE); `english` when not given. */
   searchLanguage?: string;
@@ -59,7 +59,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
           messages: new InMemoryMessageRepository(this.store, undo),
           search: new InMemoryMessageSearch(this.store, this.analyzer),
           sessions: new InMemorySessionRepository(this.store, undo),
-          replies: new InMemoryReplyRepository(this.store, undo, (replyId) => this.notifications.announce(replyId)),
+          replies: new InMemoryReplyRepository(this.store, undo),
           responses: new InMemoryResponseRepository(this.store, undo),
         });
       } catch (error) {

@@ -1,6 +1,18 @@
 import pg from 'pg';
-import type { ReplyNotifications } from '../../../application/ports/reply-notifications.js';
-import { REPLY_CHANNEL, STOP_CHANNEL } from './postgres-reply-repository.js';
+import type { ReplyNews, ReplyNotifications } from '../../../application/ports/reply-notifications.js';
+import { replyLength } from '../../../domain/reply.js';
+
+/** Pieces and ends of replies (payload: JSON, see `encode`). */
+export const NEWS_CHANNEL = 'assistant_reply_news';
+/** Follows of replies (payload: JSON `{ r: replyId, f: from }`). */
+export const FOLLOW_CHANNEL = 'assistant_reply_follows';
+/** Stops asked for (payload: the reply's id). */
+export const STOP_CHANNEL = 'assistant_reply_stops';
+
+/** PostgreSQL refuses a payload of 8,000 bytes or more; a piece is split to stay below this. */
+const MAX_PAYLOAD_BYTES = 7900;
+/** Notices waiting to be sent beyond this many are dropped (followers find the gap and ask again). */
+const MAX_QUEUED = 10_000;
 
 export interface PostgresNotificationsOptions {
   url: string;
@@ -10,19 +22,35 @@ export interface PostgresNotificationsOptions {
   onState?: (state: 'listening' | 'lost', error?: unknown) => void;
 }
 
+type Published = Exclude<ReplyNews, { type: 'look' }>;
+interface Notice {
+  channel: string;
+  payload: string;
+  /** For a piece still waiting to be sent: the next ones of its reply join it. */
+  piece?: { replyId: string; from: number; text: string; end: number };
+}
+
 /**
- * News of replies between instances through PostgreSQL itself: one dedicated connection per
- * instance LISTENs on the reply and stop channels (the repositories' statements NOTIFY as
- * they write). A lost connection is re-made with back-off; since notices sent meanwhile are
- * lost, every watcher is told to look again once it is back.
+ * News of replies between instances through PostgreSQL's LISTEN/NOTIFY, on one dedicated
+ * connection per instance that listens and also sends. Nothing is ever notified inside a
+ * transaction that stores replies or messages (a transaction with a pending NOTIFY takes a
+ * database-wide lock at commit): notices are sent here, each batch in one statement of its own,
+ * one batch at a time; what comes meanwhile waits, and a reply's pieces that wait are merged.
+ * A piece too big for one notice is split. A lost connection is re-made with back-off; notices
+ * sent meanwhile are lost, so every watcher is told to `look` once it is back.
  */
 export class PostgresReplyNotifications implements ReplyNotifications {
-  private readonly watchers = new Map<string, Set<() => void>>();
+  private readonly watchers = new Map<string, Set<(news: ReplyNews) => void>>();
+  private readonly followListeners = new Set<(replyId: string, from: number) => void>();
   private readonly stopListeners = new Set<(replyId: string) => void>();
   private client: pg.Client | null = null;
   private closed = false;
   private retryMs = 250;
   private retry: NodeJS.Timeout | undefined;
+  private queue: Notice[] = [];
+  /** The last piece waiting in `queue` for each reply. */
+  private lastPiece = new Map<string, Notice>();
+  private sending: Promise<void> | null = null;
 
   constructor(private readonly options: PostgresNotificationsOptions) {}
 
@@ -33,7 +61,7 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     await client.connect();
-    await client.query(`listen ${REPLY_CHANNEL}; listen ${STOP_CHANNEL}`);
+    await client.query(`listen ${NEWS_CHANNEL}; listen ${FOLLOW_CHANNEL}; listen ${STOP_CHANNEL}`);
     if (this.closed) {
       await client.end().catch(() => undefined);
       return;
@@ -41,17 +69,39 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     this.client = client;
     this.retryMs = 250;
     this.options.onState?.('listening');
-    for (const set of this.watchers.values()) for (const onChange of set) onChange();
+    for (const [replyId, set] of this.watchers) for (const onNews of set) onNews({ type: 'look', replyId });
+    this.send();
   }
 
-  watch(replyId: string, onChange: () => void): () => void {
+  watch(replyId: string, onNews: (news: ReplyNews) => void): () => void {
     let set = this.watchers.get(replyId);
     if (!set) this.watchers.set(replyId, (set = new Set()));
-    set.add(onChange);
+    set.add(onNews);
     return () => {
-      set.delete(onChange);
+      set.delete(onNews);
       if (set.size === 0 && this.watchers.get(replyId) === set) this.watchers.delete(replyId);
     };
+  }
+
+  follow(replyId: string, from: number): void {
+    this.enqueue({ channel: FOLLOW_CHANNEL, payload: JSON.stringify({ r: replyId, f: from }) });
+  }
+
+  onFollow(onFollow: (replyId: string, from: number) => void): () => void {
+    this.followListeners.add(onFollow);
+    return () => this.followListeners.delete(onFollow);
+  }
+
+  publish(news: Published): void {
+    if (news.type === 'end') return this.enqueue({ channel: NEWS_CHANNEL, payload: JSON.stringify({ r: news.replyId, e: 1 }) });
+    if (news.text === '') return;
+    const waiting = this.lastPiece.get(news.replyId);
+    if (waiting?.piece && waiting.piece.end === news.from) {
+      // Coalesced with the piece of the same reply still waiting, while the two fit one notice.
+      const joined = pieceNotice(news.replyId, waiting.piece.from, waiting.piece.text + news.text);
+      if (joined) return void Object.assign(waiting, joined);
+    }
+    for (const notice of pieceNotices(news.replyId, news.from, news.text)) this.enqueue(notice);
   }
 
   async requestStop(replyId: string): Promise<void> {
@@ -64,7 +114,12 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     return () => this.stopListeners.delete(onStop);
   }
 
+  /** Sends what waits (the last ends of replies among it), then stops listening. */
   async close(): Promise<void> {
+    for (let batches = 0; batches < 10 && this.client && (this.sending || this.queue.length > 0); batches++) {
+      this.send();
+      await this.sending;
+    }
     this.closed = true;
     clearTimeout(this.retry);
     const client = this.client;
@@ -72,9 +127,51 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     await client?.end().catch(() => undefined);
   }
 
-  private dispatch(channel: string, replyId: string): void {
-    if (channel === STOP_CHANNEL) for (const onStop of this.stopListeners) onStop(replyId);
-    else for (const onChange of this.watchers.get(replyId) ?? []) onChange();
+  private enqueue(notice: Notice): void {
+    if (this.closed || this.queue.length >= MAX_QUEUED) return;
+    this.queue.push(notice);
+    if (notice.piece) this.lastPiece.set(notice.piece.replyId, notice);
+    this.send();
+  }
+
+  /** One batch at a time, each in one statement of its own (its own short transaction). */
+  private send(): void {
+    const client = this.client;
+    if (this.sending || !client || this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    this.lastPiece.clear();
+    this.sending = client
+      .query('select pg_notify(n.channel, n.payload) from unnest($1::text[], $2::text[]) as n(channel, payload)', [
+        batch.map((n) => n.channel),
+        batch.map((n) => n.payload),
+      ])
+      .then(
+        () => undefined,
+        () => undefined, // the connection is lost (re-made, watchers told to look) or the batch refused: followers ask again
+      )
+      .finally(() => {
+        this.sending = null;
+        this.send();
+      });
+  }
+
+  private dispatch(channel: string, payload: string): void {
+    if (channel === STOP_CHANNEL) {
+      for (const onStop of this.stopListeners) onStop(payload);
+      return;
+    }
+    const decoded = decode(payload);
+    if (!decoded) return;
+    if (channel === FOLLOW_CHANNEL) {
+      if (typeof decoded.f === 'number') for (const onFollow of this.followListeners) onFollow(decoded.r, decoded.f);
+      return;
+    }
+    const set = this.watchers.get(decoded.r);
+    if (!set) return;
+    const news: ReplyNews | null =
+      decoded.e === 1 ? { type: 'end', replyId: decoded.r } : typeof decoded.f === 'number' && typeof decoded.t === 'string' ? { type: 'piece', replyId: decoded.r, from: decoded.f, text: decoded.t } : null;
+    if (news) for (const onNews of set) onNews(news);
   }
 
   private lost(client: pg.Client, error?: unknown): void {
@@ -82,6 +179,9 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     this.client = null;
     client.removeAllListeners('end');
     void client.end().catch(() => undefined);
+    // What waited to be sent is dropped: followers find the gap, or read the store.
+    this.queue = [];
+    this.lastPiece.clear();
     this.options.onState?.('lost', error);
     this.reconnect();
   }
@@ -96,4 +196,32 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     }, this.retryMs);
     this.retry.unref();
   }
+}
+
+/** A payload as sent: `r` the reply, then `f` and `t` for a piece, `e` for an end. */
+function decode(payload: string): { r: string; f?: unknown; t?: unknown; e?: unknown } | null {
+  try {
+    const value: unknown = JSON.parse(payload);
+    return typeof value === 'object' && value !== null && typeof (value as { r?: unknown }).r === 'string' ? (value as { r: string }) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The notice of a piece, or null when it would not fit in one. */
+function pieceNotice(replyId: string, from: number, text: string): Notice | null {
+  const payload = JSON.stringify({ r: replyId, f: from, t: text });
+  if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) return null;
+  return { channel: NEWS_CHANNEL, payload, piece: { replyId, from, text, end: from + replyLength(text) } };
+}
+
+/** A piece as notices that each fit, split between code points. */
+function pieceNotices(replyId: string, from: number, text: string): Notice[] {
+  const whole = pieceNotice(replyId, from, text);
+  if (whole) return [whole];
+  const points = [...text];
+  if (points.length <= 1) return []; // one code point cannot be too big; an id that is makes nothing sendable
+  const half = Math.floor(points.length / 2);
+  const head = points.slice(0, half).join('');
+  return [...pieceNotices(replyId, from, head), ...pieceNotices(replyId, from + half, points.slice(half).join(''))];
 }

@@ -2,14 +2,7 @@ import type { ConversationName, RegenerateRecord, RegenerateStart, ReplyReposito
 import type { Message } from '../../../domain/message.js';
 import { CUT_SHORT } from '../../../domain/reply.js';
 import { claimAndInsert, conversationFirst, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toMessage, treeInput, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
-import { raw, sql, type Statements } from './statements.js';
-
-/** The channel on which every write to a reply is announced (payload: the reply's id). */
-export const REPLY_CHANNEL = 'assistant_replies';
-/** The channel on which stops are asked for (payload: the reply's id). */
-export const STOP_CHANNEL = 'assistant_reply_stops';
-
-const notifyReply = raw(`pg_notify('${REPLY_CHANNEL}', message_id)`);
+import { sql, type Statements } from './statements.js';
 
 type BeginRow = {
   claimed: ConversationRow | null;
@@ -25,7 +18,8 @@ type BeginRow = {
 /**
  * Replies in PostgreSQL, each method one statement: a turn begins in one round trip (claim the
  * conversation, store the user's message, open the reply, read the history), grows with one
- * round trip per batch of text, and ends with one. Writes announce themselves with pg_notify.
+ * round trip per batch of text, and ends with one. None of them notifies: news of replies travels
+ * apart from every write (postgres-reply-notifications.ts).
  *
  * A statement that writes a reply and its conversation locks the conversation first
  * (`conversationFirst`). replies.begin claims the row (its upsert locks it) and then inserts, and
@@ -156,7 +150,7 @@ export class PostgresReplyRepository implements ReplyRepository {
     const rows = await this.db.rows<{ message_id: string }>(
       sql`/* replies.advance */ with advanced as (
          update messages set text = text || ${text}, progress_at = ${at} where message_id = ${replyId} and status = 'in_progress' returning message_id)
-       select message_id, ${notifyReply} from advanced`,
+       select message_id from advanced`,
     );
     return rows.length > 0;
   }
@@ -184,8 +178,7 @@ export class PostgresReplyRepository implements ReplyRepository {
          where c.conversation_id = (select conversation_id from current) and (exists (select 1 from finished) or exists (select 1 from removed)))
        select (select row_to_json(f) from finished f) as finished,
               (select row_to_json(c) from current c) as current,
-              (select count(*) from removed) as removed,
-              pg_notify(${REPLY_CHANNEL}, ${id})`,
+              (select count(*) from removed) as removed`,
     );
     if (row!.finished) return toMessage(row!.finished);
     if (Number(row!.removed) > 0 || !row!.current) return null;
@@ -230,8 +223,7 @@ export class PostgresReplyRepository implements ReplyRepository {
            active_at = case when c.conversation_id in (select conversation_id from finished) then greatest(c.active_at, ${at}) else c.active_at end,
            head_id = coalesce((select r.parent_id from removed r where r.message_id = c.head_id), case when c.head_id in (select message_id from removed) then null else c.head_id end)
          where c.conversation_id in (select conversation_id from finished union select conversation_id from removed))
-       select message_id, ${notifyReply}
-       from (select message_id from finished union all select message_id from removed) ended`,
+       select message_id from finished union all select message_id from removed`,
     );
     return rows.length;
   }

@@ -1,0 +1,154 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createDatabase } from '../support/databases.js';
+import { loadRun, type LoadTarget } from '../support/load.js';
+import { startPacedModelServer, STAMP, type PacedModelServer, type ReplyPlan } from '../support/paced-model-server.js';
+import { measureOf, type Row } from '../support/report.js';
+import type { SectionContext } from '../support/section.js';
+import { Cleanup, startService, type RunningServer } from '../support/servers.js';
+import { readReply, type ReadReply } from '../support/sse-reader.js';
+import { saveMessageBody } from '../support/workload.js';
+
+export const heading =
+  'Live replies across instances on PostgreSQL (the model a local paced OpenAI-compatible server): how late a piece reaches a follower on another instance, and saveMessage on a third instance while 1,000 followed replies stream';
+export const needsPostgres = true;
+
+/** Replies streaming while saveMessage is measured: half produced on each of two instances, each followed from the other. */
+const STREAMS = Number(process.env.BENCH_LIVE_STREAMS ?? 1000);
+
+const modelEnvironment = (model: PacedModelServer) => ({
+  LLM_PROVIDER: 'openai',
+  LLM_BASE_URL: model.baseUrl,
+  LLM_MODEL: 'paced-1',
+  LLM_API_KEY: 'sk-bench',
+  LLM_MAX_RETRIES: '0',
+});
+
+const chat = (plan: ReplyPlan, n: number) => ({ user_id: `bench-live-${n % 50}`, text: JSON.stringify(plan) });
+
+const percentile = (samples: number[], p: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor((samples.length * p) / 100))]!;
+
+/**
+ * Milliseconds from each stamped piece leaving the model to reaching a listener: on the
+ * producing instance, and on the other one (a resume there from the reply's start, its
+ * catch-up left out), for the same pieces of the same replies.
+ */
+async function latencies(producer: RunningServer, other: RunningServer, replies: number): Promise<{ same: number[]; other: number[] }> {
+  const plan: ReplyPlan = { pieces: 100, size: 40, delayMs: 30, stamp: true };
+  const same: number[] = [];
+  const elsewhere: number[] = [];
+  const collect = (into: number[], skipFirst: boolean) => {
+    let first = skipFirst;
+    return (text: string, at: number) => {
+      if (first) return void (first = false);
+      for (const match of text.matchAll(STAMP)) into.push(at - Number(match[1]));
+    };
+  };
+  await Promise.all(
+    Array.from({ length: replies }, async (_, n) => {
+      const user = chat(plan, n).user_id;
+      let resumed: Promise<unknown> = Promise.resolve();
+      await readReply(`${producer.url}/v1/chat/stream`, {
+        body: chat(plan, n),
+        onDelta: collect(same, false),
+        onStart: (messageId) => {
+          resumed = readReply(`${other.url}/v1/chat/stream/${messageId}?user_id=${user}`, { onDelta: collect(elsewhere, true) });
+        },
+      });
+      await resumed;
+    }),
+  );
+  return { same, other: elsewhere };
+}
+
+/**
+ * `STREAMS` replies, half produced on `a` and half on `b`, each resumed (followed) on the other
+ * instance from its start. Resolves once every follower is attached; `done` once every reply
+ * and every follower has ended, each checked whole.
+ */
+async function followedReplies(a: RunningServer, b: RunningServer, plan: ReplyPlan): Promise<{ done: Promise<void> }> {
+  let attached = 0;
+  let attachedAll!: () => void;
+  const allAttached = new Promise<void>((resolve) => (attachedAll = resolve));
+  const expected = plan.pieces * plan.size;
+  const whole = (reply: ReadReply, where: string) => {
+    if (reply.end?.event !== 'done' || reply.text.length !== expected) throw new Error(`a ${where} reply came incomplete: ${reply.text.length} of ${expected} characters, ended ${reply.end?.event} ${reply.end?.data ?? ""}`);
+  };
+  const replies = Array.from({ length: STREAMS }, async (_, n) => {
+    const [producer, follower] = n % 2 === 0 ? [a, b] : [b, a];
+    const body = chat(plan, n);
+    let followed: Promise<ReadReply> | undefined;
+    const produced = await readReply(`${producer.url}/v1/chat/stream`, {
+      body,
+      onStart: (messageId) => {
+        followed = readReply(`${follower.url}/v1/chat/stream/${messageId}?user_id=${body.user_id}`, {
+          onStart: () => void (++attached === STREAMS && attachedAll()),
+        });
+      },
+    });
+    whole(produced, 'produced');
+    whole(await followed!, 'followed');
+  });
+  await Promise.race([allAttached, Promise.all(replies)]);
+  if (attached < STREAMS) throw new Error(`only ${attached} of ${STREAMS} followers attached before the replies ended`);
+  return { done: Promise.all(replies).then(() => undefined) };
+}
+
+export async function run({ settings, log }: SectionContext): Promise<Row[]> {
+  const cleanup = new Cleanup();
+  try {
+    const model = cleanup.add(await startPacedModelServer(), (m) => m.stop());
+    const database = cleanup.add(await createDatabase(settings.adminUrl, 'live'), (d) => d.drop());
+    const [first, second, writer] = await Promise.all([
+      startService('first instance', { databaseUrl: database.url, env: modelEnvironment(model) }),
+      startService('second instance', { databaseUrl: database.url, env: modelEnvironment(model) }),
+      startService('writing instance', { databaseUrl: database.url }),
+    ]);
+    for (const server of [first!, second!, writer!]) cleanup.add(server, (s) => s.stop());
+    const rows: Row[] = [];
+
+    // (a) how late each piece reaches a follower on the other instance, against the producer's own listener.
+    const { same, other } = await latencies(first!, second!, 5);
+    log(`piece delay: same instance median ${measureOf(same).median} ms, other instance median ${measureOf(other).median} ms, p95 ${percentile(other, 95)} ms`);
+    const ms = (label: string, samples: number[]) => ({ label, measure: measureOf(samples), unit: 'ms', note: `p95 ${percentile(samples, 95)} ms, ${samples.length} pieces` });
+    rows.push({ figure: 'piece delay, model to listener', subject: ms('other instance', other), baseline: ms('same instance', same) });
+    rows.push({
+      figure: 'piece delay on the other instance, median',
+      subject: ms('other instance', other),
+      baseline: ms('same instance', same),
+      target: { text: 'median delay of a piece to a follower on another instance', valueBelow: 20 },
+    });
+    const p95 = (samples: number[]) => measureOf([percentile(samples, 95)]);
+    rows.push({
+      figure: 'piece delay on the other instance, p95',
+      subject: { label: 'other instance', measure: p95(other), unit: 'ms' },
+      baseline: { label: 'same instance', measure: p95(same), unit: 'ms' },
+      target: { text: 'p95 delay of a piece to a follower on another instance', valueBelow: 50 },
+    });
+
+    // (b) saveMessage on a third instance, alone and while STREAMS followed replies stream (rounds alternate).
+    const save: LoadTarget = { server: writer!, method: 'POST', path: '/api/chat/saveMessage', body: saveMessageBody(settings.conversations), status: 201 };
+    // Long enough to cover a measured run with its start-up: pieces every 500 ms (a reply at a reader's pace).
+    const plan: ReplyPlan = { pieces: Math.ceil((settings.seconds + 20) * 2), size: 20, delayMs: 500 };
+    await loadRun(save, settings.warmupSeconds, settings.connections);
+    const alone: number[] = [];
+    const beside: number[] = [];
+    for (let round = 0; round < settings.runs; round++) {
+      alone.push((await loadRun(save, settings.seconds, settings.connections)).rate);
+      log(`saveMessage alone: ${Math.round(alone.at(-1)!)} req/s`);
+      const streaming = await followedReplies(first!, second!, plan);
+      beside.push((await loadRun(save, settings.seconds, settings.connections)).rate);
+      log(`saveMessage beside ${STREAMS} followed replies: ${Math.round(beside.at(-1)!)} req/s`);
+      await streaming.done;
+      await sleep(500);
+    }
+    rows.push({
+      figure: `saveMessage on a third instance, ${STREAMS} followed replies streaming`,
+      subject: { label: `beside ${STREAMS} followed replies`, measure: measureOf(beside), unit: 'req/s', note: `a piece every ${plan.delayMs} ms each` },
+      baseline: { label: 'alone', measure: measureOf(alone), unit: 'req/s' },
+      target: { text: `saveMessage while ${STREAMS} replies stream on two other instances, each followed from the other`, atLeast: 0.8 },
+    });
+    return rows;
+  } finally {
+    await cleanup.run();
+  }
+}
