@@ -85,6 +85,8 @@ export class ReplyFeed {
     const unwatch = this.notifications.watch(replyId, (news) => {
       if (news.type === 'piece') pieces.add(news.from, news.text);
       else look = true;
+      // News may have been lost: the producer is told again where this follower stands.
+      if (news.type === 'look') this.notifications.follow(replyId, position);
       wakeup.notify();
     });
     this.notifications.follow(replyId, position);
