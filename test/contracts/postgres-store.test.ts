@@ -82,3 +82,47 @@ describe('PostgreSQL store: instances starting together', function () {
     }
   });
 });
+
+describe('PostgreSQL reply notifications: a lost connection', function () {
+  this.timeout(30_000);
+  it('is re-made; every watcher is told to look, and news flows again (across two instances)', async function () {
+    await requirePostgres(this);
+    const database = await createTestDatabase();
+    const states: string[] = [];
+    const follower = new PostgresReplyNotifications({ url: database.url, timeoutMs: 5000, onState: (state) => states.push(state) });
+    const producer = new PostgresReplyNotifications({ url: database.url, timeoutMs: 5000 });
+    try {
+      await Promise.all([follower.start(), producer.start()]);
+      const replyId = 'reply-lost-connection';
+      const news: string[] = [];
+      const unwatch = follower.watch(replyId, (n) => news.push(n.type === 'piece' ? `${n.from}:${n.text}` : n.type));
+      const follows: number[] = [];
+      producer.onFollow((id, from) => id === replyId && follows.push(from));
+      const until = async (done: () => boolean) => {
+        for (let waited = 0; !done(); waited += 20) {
+          if (waited > 10_000) throw new Error(`timed out; news ${JSON.stringify(news)}, states ${states.join(',')}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      const admin = openPool({ url: database.url, poolMax: 1, timeoutMs: 5000 });
+      try {
+        const killed = await admin.query(
+          `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = 'assistant-backend-notifications' and pid <> pg_backend_pid()`,
+        );
+        expect(killed.rowCount).to.equal(2);
+      } finally {
+        await admin.end();
+      }
+      await until(() => news.includes('look'));
+      expect(states).to.deep.equal(['listening', 'lost', 'listening']);
+      follower.follow(replyId, 7);
+      await until(() => follows.includes(7));
+      producer.publish({ type: 'piece', replyId, from: 7, text: 'again' });
+      await until(() => news.includes('7:again'));
+      unwatch();
+    } finally {
+      await Promise.all([follower.close(), producer.close()]);
+      await database.drop();
+    }
+  });
+});
