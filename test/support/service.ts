@@ -46,7 +46,8 @@ export async function startPlainTestService(
   environment: Record<string, string> = {},
   overrides: AdapterOverrides = {},
 ): Promise<TestService> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', OFFLINE_STREAM_DELAY_MS: '0', ...environment });
+  // Start-up does not wait for the speech engine's warm-up (it goes on in the background): tests start hundreds of services.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', OFFLINE_STREAM_DELAY_MS: '0', TTS_WARMUP_MS: '0', ...environment });
   const service = await startService(config, overrides);
   forgetDocument(service.url); // a port may be reused: never check against an earlier service's document
   await conformanceOf(service.url); // now, so that a test stopping the service can still check its answers

@@ -30,8 +30,21 @@ export interface DocumentOptions {
   security?: SecurityOptions;
 }
 
-/** The OpenAPI 3.1 document, generated from the schemas the routes validate requests with and the presenters build answers with. */
+/** Documents made in this process, by what they were made of: making one takes a while, and the schemas do not change. */
+const made = new Map<string, ReturnType<typeof buildDocument>>();
+
+/**
+ * The OpenAPI 3.1 document, generated from the schemas the routes validate requests with and the
+ * presenters build answers with; made once per process for each set of inputs (read-only).
+ */
 export function openApiDocument(limits: SchemaLimits, version: string, options: DocumentOptions = { metrics: true }) {
+  const key = JSON.stringify([limits, version, options]);
+  let document = made.get(key);
+  if (!document) made.set(key, (document = buildDocument(limits, version, options)));
+  return document;
+}
+
+function buildDocument(limits: SchemaLimits, version: string, options: DocumentOptions) {
   const req = requestSchemas(limits);
   const op = (summary: string, operation: Omit<ZodOpenApiOperationObject, 'summary'>): ZodOpenApiOperationObject => ({ summary, ...operation });
   const metrics: ZodOpenApiPathsObject = {

@@ -8,8 +8,17 @@ export interface NativeProgram {
   version: string;
 }
 
-/** The program's `--version` line, or null when it is not installed (or does not run). */
+/** Programs looked for in this process, by PATH and command: a look runs the program, blocking. */
+const found = new Map<string, NativeProgram | null>();
+
+/** The program's `--version` line, or null when it is not installed (or does not run); looked for once per process (and PATH). */
 export function findProgram(command: string, versionPattern: RegExp): NativeProgram | null {
+  const key = `${process.env.PATH ?? ''}\0${command}\0${versionPattern.source}`;
+  if (!found.has(key)) found.set(key, lookFor(command, versionPattern));
+  return found.get(key)!;
+}
+
+function lookFor(command: string, versionPattern: RegExp): NativeProgram | null {
   const run = spawnSync(command, ['--version'], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
   if (run.error || run.status !== 0) return null;
   const version = versionPattern.exec(run.stdout)?.[1];
