@@ -112,8 +112,8 @@ export interface Config {
 
 export class ConfigInvalidError extends Error {}
 
-/** Settings whose values may hold credentials are never echoed. */
-const SECRET_LIKE = /KEY|PASSWORD|SECRET|TOKEN|URL|URI/;
+/** Settings whose values may hold credentials are never echoed (a count of TOKENS is no credential). */
+const SECRET_LIKE = /KEY|PASSWORD|SECRET|TOKEN(?!S)|URL|URI/;
 
 /** Reads and validates the environment; the first problem becomes one clear line. */
 export function loadConfig(environment: Record<string, string | undefined>): Config {
