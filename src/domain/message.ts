@@ -63,7 +63,14 @@ export class Message {
 
   static create(input: NewMessage): Message {
     const props: MessageProps = {
-      ...input,
+      messageId: input.messageId,
+      conversationId: input.conversationId,
+      userId: input.userId,
+      role: input.role,
+      text: input.text,
+      createdAt: input.createdAt,
+      metadata: input.metadata,
+      replyTo: input.replyTo,
       parentId: input.parentId ?? null,
       status: input.status ?? 'completed',
       progressAt: input.progressAt ?? null,
@@ -84,7 +91,8 @@ export class Message {
     if (Number.isNaN(props.createdAt.getTime())) {
       throw new FieldInvalidError('created_at', 'must be a valid timestamp');
     }
-    return new Message({ ...props, metadata: assertMetadata(props.metadata) });
+    assertMetadata(props.metadata);
+    return new Message(props);
   }
 
   /** A message as it was stored (no checks: it passed them when it was made). */

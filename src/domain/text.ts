@@ -1,15 +1,31 @@
-/** Lengths are counted in Unicode code points, as the contract says. */
+/**
+ * Lengths are counted in Unicode code points, as the contract says: UTF-16 units less one for
+ * each surrogate pair (a lone surrogate counts as one, as the string iterator counts it). Read
+ * by index rather than iterated: every id, text and history turn is counted on every request.
+ */
 export function codePointLength(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    if (isHighSurrogate(text.charCodeAt(i)) && isLowSurrogate(text.charCodeAt(i + 1))) {
+      count--;
+      i++;
+    }
+  }
   return count;
 }
 
 /** The first `max` code points of `text` (never splits a surrogate pair). */
 export function truncateCodePoints(text: string, max: number): string {
   if (text.length <= max) return text;
-  return Array.from(text).slice(0, max).join('');
+  let end = 0;
+  for (let points = 0; points < max && end < text.length; points++) {
+    end += isHighSurrogate(text.charCodeAt(end)) && isLowSurrogate(text.charCodeAt(end + 1)) ? 2 : 1;
+  }
+  return text.slice(0, end);
 }
+
+const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
 
 // Cc: C0 and C1 controls, DEL included.
 const CONTROL = /\p{Cc}/u;

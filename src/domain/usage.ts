@@ -34,12 +34,20 @@ export function tokensOf(counts: UsageCounts): number {
   return counts.inputTokens + counts.outputTokens;
 }
 
+const DAY_MS = 86_400_000;
+
+/** The last day named, and the moments it spans: every request names its day, nearly always the same one. */
+let lastDay = { name: '', from: 0, until: 0 };
+
 /** The UTC day of a moment, `YYYY-MM-DD`. */
 export function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
+  const time = at.getTime();
+  if (time >= lastDay.from && time < lastDay.until) return lastDay.name;
+  const name = at.toISOString().slice(0, 10);
+  const from = Math.floor(time / DAY_MS) * DAY_MS;
+  lastDay = { name, from, until: from + DAY_MS };
+  return name;
 }
-
-const DAY_MS = 86_400_000;
 
 /** Every UTC day from `from` to `to` (inclusive, `YYYY-MM-DD`), in order. */
 export function daysBetween(from: string, to: string): string[] {

@@ -56,12 +56,12 @@ export class UsageMeter implements UsageRecorder {
 
   /** A request admitted on a limited endpoint (or, with -1, one given back: a request the client got wrong). */
   countRequest(userId: string, day: string, count: 1 | -1): void {
-    this.add(userId, day, { ...NO_USAGE, requests: count });
+    this.add(userId, day, count, 0, 0, 0);
   }
 
   countTokens(userId: string, model: string, usage: TokenUsage): void {
     const day = this.today();
-    this.add(userId, day, { ...NO_USAGE, inputTokens: usage.promptTokens, outputTokens: usage.completionTokens });
+    this.add(userId, day, 0, usage.promptTokens, usage.completionTokens, 0);
     this.options.onTokens?.(model, usage);
     const limit = this.options.tokenLimitOf?.(userId);
     if (limit == null) return;
@@ -71,7 +71,7 @@ export class UsageMeter implements UsageRecorder {
   }
 
   countSpeech(userId: string | null | undefined, characters: number): void {
-    if (characters > 0) this.add(userId ?? '', this.today(), { ...NO_USAGE, speechCharacters: characters });
+    if (characters > 0) this.add(userId ?? '', this.today(), 0, 0, 0, characters);
   }
 
   /**
@@ -154,17 +154,25 @@ export class UsageMeter implements UsageRecorder {
         if (known) Object.assign(known, { day, tokens: tokensOf(totals.get(userId) ?? NO_USAGE) });
       }
     } catch (error) {
-      for (const { userId, day: deltaDay, ...counts } of this.sending.values()) this.add(userId, deltaDay, counts);
+      for (const delta of this.sending.values()) this.add(delta.userId, delta.day, delta.requests, delta.inputTokens, delta.outputTokens, delta.speechCharacters);
       throw error;
     } finally {
       this.sending = new Map();
     }
   }
 
-  private add(userId: string, day: string, counts: UsageCounts): void {
+  /** Adds to the user's pending counts of the day (counted on every request: changed in place, not copied). */
+  private add(userId: string, day: string, requests: number, inputTokens: number, outputTokens: number, speechCharacters: number): void {
     const key = `${userId}\n${day}`;
     const delta = this.pending.get(key);
-    this.pending.set(key, delta ? { userId, day, ...addUsage(delta, counts) } : { userId, day, ...counts });
+    if (!delta) {
+      this.pending.set(key, { userId, day, requests, inputTokens, outputTokens, speechCharacters });
+      return;
+    }
+    delta.requests += requests;
+    delta.inputTokens += inputTokens;
+    delta.outputTokens += outputTokens;
+    delta.speechCharacters += speechCharacters;
   }
 
   private unsentTokens(userId: string, day: string): number {

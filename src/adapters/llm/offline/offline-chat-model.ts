@@ -7,6 +7,7 @@ import type {
   TokenUsage,
 } from '../../../application/ports/chat-model.js';
 import { ChatModelFailedError } from '../../../domain/errors.js';
+import type { Persona } from '../../../domain/persona.js';
 import { elizaReply } from './eliza-rules.js';
 
 export const OFFLINE_MODEL_NAME = 'offline-eliza';
@@ -21,8 +22,9 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   throw signal.reason ?? Object.assign(new Error('The operation was aborted'), { name: 'AbortError' });
 }
 
-/** What `\s` matches in a JavaScript regular expression. */
+/** What `\s` matches in a JavaScript regular expression (printable ASCII, most text, decided by the first test). */
 function isSpace(code: number): boolean {
+  if (code > 0x20 && code < 0xa0) return false;
   return (
     (code >= 0x09 && code <= 0x0d) || code === 0x20 || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) ||
     code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
@@ -38,6 +40,14 @@ export function wordCount(text: string): number {
     if (!space && !inWord) count++;
     inWord = !space;
   }
+  return count;
+}
+
+/** The words of a persona's description, counted once per persona (every request of the service shares one). */
+const descriptionCounts = new WeakMap<Persona, number>();
+function descriptionWords(persona: Persona): number {
+  let count = descriptionCounts.get(persona);
+  if (count === undefined) descriptionCounts.set(persona, (count = wordCount(persona.description)));
   return count;
 }
 
@@ -92,7 +102,7 @@ export class OfflineChatModel implements ChatModel {
   /** Words, not real tokens: an honest order of magnitude with no tokenizer to consult (a stopped reply is counted the same way). */
   estimateUsage(request: ChatRequest, reply: string): TokenUsage {
     const promptTokens =
-      wordCount(request.persona.description) +
+      descriptionWords(request.persona) +
       wordCount(request.instructions ?? '') +
       request.history.reduce((sum, turn) => sum + wordCount(turn.text), 0) +
       wordCount(request.text);
