@@ -6,7 +6,7 @@ import type { ReplyNotifications } from '../ports/reply-notifications.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { ReplyJob } from './reply-job.js';
 import type { ReplyJobs } from './reply-jobs.js';
-import { untilAborted, Wakeup } from './signals.js';
+import { AbortableWaits, Wakeup } from './signals.js';
 
 export type FeedEvent =
   /** The text after the listener's position; `position` is where it stands afterwards (code points). */
@@ -49,20 +49,25 @@ export class ReplyFeed {
   private async *fromJob(job: ReplyJob, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
     let index = indexOfCodePoint(job.text, from);
     let position = Math.min(from, job.length);
-    for (;;) {
-      if (job.text.length > index) {
-        const text = job.text.slice(index);
-        index = job.text.length;
-        position += replyLength(text);
-        yield { type: 'text', text, position };
-        continue;
+    const waits = new AbortableWaits(signal);
+    try {
+      for (;;) {
+        if (job.text.length > index) {
+          const text = job.text.slice(index);
+          index = job.text.length;
+          position += replyLength(text);
+          yield { type: 'text', text, position };
+          continue;
+        }
+        if (job.end) {
+          if (job.title) yield { type: 'title', conversationId: job.title.conversationId, title: job.title.title, titleSource: job.title.source, position };
+          yield { type: 'end', ...job.end, position };
+          return;
+        }
+        if (!(await waits.until(job.changes.next()))) return;
       }
-      if (job.end) {
-        if (job.title) yield { type: 'title', conversationId: job.title.conversationId, title: job.title.title, titleSource: job.title.source, position };
-        yield { type: 'end', ...job.end, position };
-        return;
-      }
-      if (!(await untilAborted(job.changes.next(), signal))) return;
+    } finally {
+      waits.dispose();
     }
   }
 
@@ -74,6 +79,7 @@ export class ReplyFeed {
    */
   private async *fromStore(first: Message, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
     const wakeup = new Wakeup();
+    const waits = new AbortableWaits(signal);
     const unwatch = this.notifications.watch(first.messageId, () => wakeup.notify());
     const poll = setInterval(() => wakeup.notify(), POLL_MS);
     try {
@@ -89,7 +95,7 @@ export class ReplyFeed {
         // The end carries the reply's total, even to a listener that claimed to stand past it.
         if (reply.status === 'completed') return yield { type: 'end', message: reply, finishReason: reply.finishReason ?? 'stop', ...failureOf(reply), position: length };
         if (isStale(reply, this.jobs.staleBefore())) await this.jobs.sweepStale().catch(() => undefined);
-        else if (!(await untilAborted(wakeup.wait(), signal))) return;
+        else if (!(await waits.until(wakeup.wait()))) return;
         const replyId: string = reply.messageId;
         const job = this.jobs.local(replyId);
         if (job) return yield* this.fromJob(job, position, signal);
@@ -97,6 +103,7 @@ export class ReplyFeed {
       }
       yield { type: 'end', message: null, finishReason: 'cancelled', position };
     } finally {
+      waits.dispose();
       unwatch();
       clearInterval(poll);
     }
