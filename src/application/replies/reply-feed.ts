@@ -49,11 +49,14 @@ export class ReplyFeed {
   private async *fromJob(job: ReplyJob, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
     let index = indexOfCodePoint(job.text, from);
     let position = Math.min(from, job.length);
+    /** The number of the next piece to read, once this listener has caught up with the text (job.piecesFrom). */
+    let next = -1;
     const waits = new AbortableWaits(signal);
     try {
       for (;;) {
         if (job.text.length > index) {
-          const text = job.text.slice(index);
+          const text = (next >= 0 ? job.piecesFrom(next) : undefined) ?? job.text.slice(index);
+          next = job.pieceCount;
           index = job.text.length;
           position += replyLength(text);
           yield { type: 'text', text, position };

@@ -76,6 +76,16 @@ export class ReplyJob {
   title: GivenTitle | null = null;
   readonly changes = new Changes();
   readonly done: Promise<ReplyEnd>;
+  /**
+   * The latest pieces in order, the first of them number `firstRecent` (pieces are numbered from 0
+   * as they come). A listener that has read every piece before them takes the new ones from here:
+   * slicing `text`, which `+=` builds as a rope, makes V8 copy the whole text each time, so a
+   * listener reading that way copied the reply once per piece (quadratic in its length). Dropped
+   * at each batch write, so they hold at most a write interval's text; a listener left further
+   * behind slices `text` once and goes on from here.
+   */
+  private recent: string[] = [];
+  private firstRecent = 0;
   private readonly abort = new AbortController();
   private stopReason: CutShort | null = null;
   private written = 0;
@@ -105,6 +115,18 @@ export class ReplyJob {
     return this.end === null;
   }
 
+  /** How many pieces have come so far. */
+  get pieceCount(): number {
+    return this.firstRecent + this.recent.length;
+  }
+
+  /** The pieces from number `n` to the latest, joined; undefined when they are no longer kept. */
+  piecesFrom(n: number): string | undefined {
+    const at = n - this.firstRecent;
+    if (at < 0 || at > this.recent.length) return undefined;
+    return at === this.recent.length - 1 ? this.recent[at] : this.recent.slice(at).join('');
+  }
+
   /** Stops the model; the text so far is stored as the reply, with this finish reason. */
   stop(reason: CutShort): void {
     if (!this.running || this.stopReason) return;
@@ -122,6 +144,7 @@ export class ReplyJob {
         } else if (chunk.text !== '') {
           const first = this.text === '';
           this.text += chunk.text;
+          this.recent.push(chunk.text);
           this.length += replyLength(chunk.text);
           this.changes.notify();
           this.writeSoon();
@@ -221,6 +244,8 @@ export class ReplyJob {
   private write(): void {
     if (this.writing || !this.running) return;
     const pending = this.text.slice(this.written);
+    this.firstRecent += this.recent.length;
+    this.recent = [];
     this.writing = this.store
       .run((r) => r.replies.advance(this.replyId, pending, this.clock.now()), { atomic: false })
       .then(
