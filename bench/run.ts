@@ -18,11 +18,13 @@
  *   limits      POST /v1/chat with usage limits on (never reached) against off, in memory and on
  *               PostgreSQL; round trips per chat request both ways
  *   transfer    import and export: a generated ChatGPT file of 50 and 200 MB (BENCH_IMPORT_MB) imported and exported; messages/s, peak RSS growth
+ *   streams     1,000 concurrent streamed replies (BENCH_STREAMS) in memory against a minimal relay of the same model:
+ *               first delta, CPU time, peak RSS per 1,000 streams
  *
  * The service is built first (`npm run build`), so the figures are of the code as it is.
  * Knobs (environment): BENCH_RUNS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_CONNECTIONS,
  * BENCH_CONVERSATIONS, BENCH_PAGE_SIZES, BENCH_PAGE_REQUESTS, BENCH_ROUNDTRIP_REQUESTS, BENCH_MIGRATION_MESSAGES, BENCH_SEARCH_MESSAGES,
- * BENCH_SEARCH_USERS, BENCH_SEARCH_QUERIES, and
+ * BENCH_SEARCH_USERS, BENCH_SEARCH_QUERIES, BENCH_IMPORT_MB, BENCH_STREAMS, and
  * BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local server) for PostgreSQL.
  * docs/benchmarks.md explains each figure.
  */
@@ -50,6 +52,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   search: () => import('./sections/search.js'),
   limits: () => import('./sections/limits.js'),
   transfer: () => import('./sections/transfer.js'),
+  streams: () => import('./sections/streams.js'),
 };
 
 const requested = process.argv.slice(2).filter((arg) => arg !== '--');

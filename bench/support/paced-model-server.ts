@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 
 /**
  * What the model says, read from the user's message (a JSON object), so each request of a
@@ -34,9 +36,11 @@ function piece(index: number, plan: ReplyPlan): string {
 }
 
 /**
- * An OpenAI-compatible streaming server (`POST /v1/chat/completions` with `stream: true`),
- * paced as the request asks. Unlike the tests' fake it makes the text as it goes, so
- * thousands of concurrent replies cost it little.
+ * An OpenAI-compatible server (`POST /v1/chat/completions`), paced as the request asks: with
+ * `stream: true` each piece as it is made; without, the whole text as one JSON completion once
+ * the plan's time has passed (the conversation titles the service asks for). Unlike the tests'
+ * fake it makes the text as it goes, so thousands of concurrent replies cost it little. Its
+ * listen backlog is large, so thousands of connections at once are never refused by it.
  */
 export async function startPacedModelServer(): Promise<PacedModelServer> {
   const state = { finished: 0 };
@@ -45,8 +49,16 @@ export async function startPacedModelServer(): Promise<PacedModelServer> {
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
       void (async () => {
-        const body = JSON.parse(raw) as { messages: { role: string; content: string }[] };
+        const body = JSON.parse(raw) as { messages: { role: string; content: string }[]; stream?: boolean };
         const plan = JSON.parse(body.messages.filter((m) => m.role === 'user').at(-1)!.content) as ReplyPlan;
+        if (body.stream !== true) {
+          if (plan.delayMs > 0) await sleep(plan.delayMs * plan.pieces);
+          const content = Array.from({ length: plan.pieces }, (_, i) => piece(i, plan)).join('');
+          const message = { role: 'assistant', content };
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ id: 'paced', object: 'chat.completion', created: 0, model: 'paced-1', choices: [{ index: 0, message, finish_reason: 'stop' }] }));
+          return;
+        }
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
           `data: ${JSON.stringify({ id: 'paced', object: 'chat.completion.chunk', created: 0, model: 'paced-1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -61,7 +73,7 @@ export async function startPacedModelServer(): Promise<PacedModelServer> {
       })().catch(() => res.destroy());
     });
   });
-  server.listen(0, '127.0.0.1');
+  server.listen({ port: 0, host: '127.0.0.1', backlog: 8192 });
   await once(server, 'listening');
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
@@ -73,4 +85,34 @@ export async function startPacedModelServer(): Promise<PacedModelServer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The paced model server running in a child process (bench/support/run-paced-model.ts). */
+export interface PacedModelProcess {
+  baseUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export async function startPacedModelProcess(): Promise<PacedModelProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./run-paced-model.ts', import.meta.url))], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  process.once('exit', () => child.kill('SIGKILL'));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`the paced model process exited (${code}) before it listened`)));
+  });
+  return { baseUrl, pid: child.pid!, stop };
 }

@@ -35,6 +35,8 @@ export interface BenchSettings {
   searchQueries: number;
   /** Sizes (MB) of the generated ChatGPT files the transfer section imports and exports. */
   importSizesMb: number[];
+  /** Concurrent streamed replies of the streams section. */
+  streams: number;
   /** An admin connection to PostgreSQL: each server under test gets a fresh database made through it. */
   adminUrl: string;
 }
@@ -53,6 +55,7 @@ export function loadSettings(): BenchSettings {
     searchMessages: Math.round(positive('BENCH_SEARCH_MESSAGES', 1_000_000)),
     searchUsers: Math.round(positive('BENCH_SEARCH_USERS', 10_000)),
     searchQueries: Math.round(positive('BENCH_SEARCH_QUERIES', 100)),
+    streams: Math.round(positive('BENCH_STREAMS', 1000)),
     importSizesMb: (process.env.BENCH_IMPORT_MB ?? '50,200').split(',').map((size) => Math.max(1, Math.round(Number(size)))),
     adminUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   };

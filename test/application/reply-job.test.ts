@@ -68,3 +68,45 @@ describe('ReplyJob', () => {
     expect(unitOfWork.finishCalls).to.be.within(2, 10);
   });
 });
+
+describe('ReplyFeed over a job', () => {
+  /** 200 pieces, a few milliseconds apart, some of two UTF-16 units: batch writes (every 20 ms here) fall between them. */
+  const pieces = Array.from({ length: 200 }, (_, i) => (i % 7 === 0 ? `😀${i} ` : `w${i} `));
+  const paced: ChatModel = {
+    name: 'paced',
+    complete: () => Promise.reject(new Error('not used')),
+    async *stream() {
+      for (const [i, text] of pieces.entries()) {
+        if (i % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 3));
+        yield { type: 'delta', text };
+      }
+      yield { type: 'finish', finishReason: 'stop', model: 'paced', usage: null };
+    },
+  };
+
+  it('gives every listener exactly the text after its position: from the start, from the middle, and one that reads slowly', async () => {
+    const app = chatApplication(paced);
+    const stream = await app.stream.execute({ userId: 'u', conversationId: 'c', text: 'hi' });
+    const whole = pieces.join('');
+    const read = async (from: number, pause: number) => {
+      let text = '';
+      let position = from;
+      for await (const event of stream.events(from, new AbortController().signal)) {
+        if (event.type !== 'text') continue;
+        text += event.text;
+        position = event.position;
+        if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+      return { text, position };
+    };
+    const fast = read(0, 0);
+    const slow = read(0, 7);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    const middle = Math.floor(app.jobs.local(stream.messageId)!.length / 2);
+    const late = read(middle, 0);
+    const length = [...whole].length;
+    expect(await fast).to.deep.equal({ text: whole, position: length });
+    expect(await slow).to.deep.equal({ text: whole, position: length });
+    expect(await late).to.deep.equal({ text: [...whole].slice(middle).join(''), position: length });
+  });
+});

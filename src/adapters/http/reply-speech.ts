@@ -26,6 +26,8 @@ export const replySpeechSchema = z
   .nullish()
   .meta({ description: 'Speak the reply while it streams: one `event: audio` per finished sentence (format `mp3` unless told)' });
 
+const speechRequestSchema = z.object({ speech: replySpeechSchema });
+
 /** What the stream route calls while a spoken reply streams. */
 export interface SpeakingReply {
   /** A piece of the reply, as sent in a delta. */
@@ -43,7 +45,9 @@ export interface SpeakingReply {
  * frames carry no SSE id. If speech fails mid-reply, audio stops (logged) and the reply goes on.
  */
 export async function replySpeech(resolve: Resolve, body: unknown): Promise<{ start(send: (frames: SseFrame[]) => void, protocol: StreamProtocol, logger: Logger): SpeakingReply } | null> {
-  const asked = parseRequest(z.object({ speech: replySpeechSchema }), typeof body === 'object' && body !== null ? body : {}).speech;
+  // Most streams ask for no speech: nothing to check then.
+  if (typeof body !== 'object' || body === null || (body as { speech?: unknown }).speech == null) return null;
+  const asked = parseRequest(speechRequestSchema, body).speech;
   if (!asked) return null;
   const who = body as { user_id?: unknown; conversation_id?: unknown };
   const owner = typeof who.user_id === 'string' ? { userId: who.user_id, conversationId: typeof who.conversation_id === 'string' ? who.conversation_id : undefined } : undefined;

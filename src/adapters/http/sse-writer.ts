@@ -20,12 +20,15 @@ const SSE_HEADERS = {
 /**
  * Writes `text/event-stream` straight to Node's response, bypassing Koa's body handling so each
  * event leaves at once. Headers earlier middleware set (X-Request-Id, security headers) are
- * already on the response and go out with these. A `: ping` comment is sent whenever nothing
- * else was written for `pingIntervalMs`. Writes after the client left are dropped.
+ * already on the response and go out with these: with the first event when it is sent at once
+ * (one write, not two: at thousands of streams opening together each write counts), else by
+ * themselves at the end of the tick. A `: ping` comment is sent whenever nothing else was written
+ * for `pingIntervalMs`. Writes after the client left are dropped.
  */
 export class SseWriter {
   private readonly ping: NodeJS.Timeout;
   private closed = false;
+  private wrote = false;
 
   private constructor(
     private readonly res: ServerResponse,
@@ -36,13 +39,15 @@ export class SseWriter {
       this.closed = true;
       clearInterval(this.ping);
     });
+    process.nextTick(() => {
+      if (!this.wrote && !this.gone) res.flushHeaders();
+    });
   }
 
   static open(ctx: Context, extraHeaders: Record<string, string>, pingIntervalMs: number): SseWriter {
     ctx.respond = false;
     ctx.status = 200; // for the access log; Koa writes nothing itself now
     ctx.res.writeHead(200, { ...SSE_HEADERS, ...extraHeaders });
-    ctx.res.flushHeaders();
     return new SseWriter(ctx.res, pingIntervalMs);
   }
 
@@ -77,6 +82,7 @@ export class SseWriter {
   /** False when the client is slow (the text waits in Node's buffer) or gone. */
   private write(text: string): boolean {
     if (this.gone) return true;
+    this.wrote = true;
     this.ping.refresh();
     return this.res.write(text);
   }

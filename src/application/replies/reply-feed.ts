@@ -7,7 +7,7 @@ import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { ReplyJob } from './reply-job.js';
 import type { ReplyJobs } from './reply-jobs.js';
 import { FOLLOW_RENEW_MS } from './reply-broadcast.js';
-import { untilAborted, Wakeup } from './signals.js';
+import { AbortableWaits, Wakeup } from './signals.js';
 
 export type FeedEvent =
   /** The text after the listener's position; `position` is where it stands afterwards (code points). */
@@ -50,20 +50,28 @@ export class ReplyFeed {
   private async *fromJob(job: ReplyJob, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
     let index = indexOfCodePoint(job.text, from);
     let position = Math.min(from, job.length);
-    for (;;) {
-      if (job.text.length > index) {
-        const text = job.text.slice(index);
-        index = job.text.length;
-        position += replyLength(text);
-        yield { type: 'text', text, position };
-        continue;
+    /** The number of the next piece to read, once this listener has caught up with the text (job.piecesFrom). */
+    let next = -1;
+    const waits = new AbortableWaits(signal);
+    try {
+      for (;;) {
+        if (job.text.length > index) {
+          const text = (next >= 0 ? job.piecesFrom(next) : undefined) ?? job.text.slice(index);
+          next = job.pieceCount;
+          index = job.text.length;
+          position += replyLength(text);
+          yield { type: 'text', text, position };
+          continue;
+        }
+        if (job.end) {
+          if (job.title) yield { type: 'title', conversationId: job.title.conversationId, title: job.title.title, titleSource: job.title.source, position };
+          yield { type: 'end', ...job.end, position };
+          return;
+        }
+        if (!(await waits.until(job.changes.next()))) return;
       }
-      if (job.end) {
-        if (job.title) yield { type: 'title', conversationId: job.title.conversationId, title: job.title.title, titleSource: job.title.source, position };
-        yield { type: 'end', ...job.end, position };
-        return;
-      }
-      if (!(await untilAborted(job.changes.next(), signal))) return;
+    } finally {
+      waits.dispose();
     }
   }
 
@@ -78,6 +86,7 @@ export class ReplyFeed {
   private async *fromStore(first: Message, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
     const replyId = first.messageId;
     const wakeup = new Wakeup();
+    const waits = new AbortableWaits(signal);
     const pieces = new Pieces();
     let look = false;
     // Where the listener will stand once the stored text is sent: the producer publishes from there.
@@ -118,7 +127,7 @@ export class ReplyFeed {
           this.notifications.follow(replyId, position);
         }
         if (isStale(reply, this.jobs.staleBefore())) await this.jobs.sweepStale().catch(() => undefined);
-        else if (!look && !(await untilAborted(wakeup.wait(), signal))) return;
+        else if (!look && !(await waits.until(wakeup.wait()))) return;
         if (signal.aborted) return;
         const job = this.jobs.local(replyId);
         if (job) return yield* this.fromJob(job, position, signal);
@@ -129,6 +138,7 @@ export class ReplyFeed {
       }
       yield { type: 'end', message: null, finishReason: 'cancelled', position };
     } finally {
+      waits.dispose();
       unwatch();
       clearInterval(renew);
       clearInterval(poll);

@@ -35,7 +35,12 @@ export interface ReplyTokens {
  */
 export interface Naming {
   fallback: string;
-  proposal?: Promise<string | null>;
+  /**
+   * Asks the model for its proposal; a second call returns the first one's promise. The job asks
+   * once its reply has begun (its first piece has come and gone out to its listeners), so the call
+   * never stands between a request and its first delta; a caller may ask earlier.
+   */
+  propose?: () => Promise<string | null>;
   /** Stores a late proposal (unless the user named the conversation meanwhile). */
   late?: (title: string) => Promise<unknown>;
 }
@@ -71,6 +76,16 @@ export class ReplyJob {
   title: GivenTitle | null = null;
   readonly changes = new Changes();
   readonly done: Promise<ReplyEnd>;
+  /**
+   * The latest pieces in order, the first of them number `firstRecent` (pieces are numbered from 0
+   * as they come). A listener that has read every piece before them takes the new ones from here:
+   * slicing `text`, which `+=` builds as a rope, makes V8 copy the whole text each time, so a
+   * listener reading that way copied the reply once per piece (quadratic in its length). Dropped
+   * at each batch write, so they hold at most a write interval's text; a listener left further
+   * behind slices `text` once and goes on from here.
+   */
+  private recent: string[] = [];
+  private firstRecent = 0;
   private readonly abort = new AbortController();
   private stopReason: CutShort | null = null;
   private written = 0;
@@ -100,6 +115,18 @@ export class ReplyJob {
     return this.end === null;
   }
 
+  /** How many pieces have come so far. */
+  get pieceCount(): number {
+    return this.firstRecent + this.recent.length;
+  }
+
+  /** The pieces from number `n` to the latest, joined; undefined when they are no longer kept. */
+  piecesFrom(n: number): string | undefined {
+    const at = n - this.firstRecent;
+    if (at < 0 || at > this.recent.length) return undefined;
+    return at === this.recent.length - 1 ? this.recent[at] : this.recent.slice(at).join('');
+  }
+
   /** Stops the model; the text so far is stored as the reply, with this finish reason. */
   stop(reason: CutShort): void {
     if (!this.running || this.stopReason) return;
@@ -115,10 +142,13 @@ export class ReplyJob {
         if (chunk.type === 'finish') {
           modelEnd = { finishReason: chunk.finishReason, model: chunk.model, usage: chunk.usage };
         } else if (chunk.text !== '') {
+          const first = this.text === '';
           this.text += chunk.text;
+          this.recent.push(chunk.text);
           this.length += replyLength(chunk.text);
           this.changes.notify();
           this.writeSoon();
+          if (first) this.askForTitle();
         }
       }
       if (!this.stopReason && modelEnd === null) throw new ChatModelFailedError('the language model stopped without finishing its reply');
@@ -158,7 +188,7 @@ export class ReplyJob {
       const stored = await this.storeEnd(final, name);
       if (name && stored?.status === 'completed') {
         this.title = { conversationId: final.conversationId, ...name };
-        if (name.source === 'first_message') void this.naming?.proposal?.then((title) => (title ? this.naming?.late?.(title) : undefined)).catch(() => undefined);
+        if (name.source === 'first_message') void this.naming?.propose?.().then((title) => (title ? this.naming?.late?.(title) : undefined)).catch(() => undefined);
       }
       end = { message: stored, finishReason: stored?.finishReason ?? final.finishReason!, ...(failure !== undefined ? { failure } : {}) };
     } catch (storing) {
@@ -185,9 +215,19 @@ export class ReplyJob {
     }
   }
 
+  /**
+   * The conversation's title is asked for once the reply has begun: after this turn of the event
+   * loop, when the first piece has been written to the listeners (at a thousand streams opening
+   * together, a title call at the start of each doubled the work before any first delta).
+   */
+  private askForTitle(): void {
+    const propose = this.naming?.propose;
+    if (propose) setImmediate(() => void propose().catch(() => undefined));
+  }
+
   private async nameOf(): Promise<ConversationName | undefined> {
     if (!this.naming) return undefined;
-    const proposed = await settled(this.naming.proposal);
+    const proposed = await settled(this.naming.propose?.());
     return proposed ? { title: proposed, source: 'generated' } : { title: this.naming.fallback, source: 'first_message' };
   }
 
@@ -204,6 +244,8 @@ export class ReplyJob {
   private write(): void {
     if (this.writing || !this.running) return;
     const pending = this.text.slice(this.written);
+    this.firstRecent += this.recent.length;
+    this.recent = [];
     this.writing = this.store
       .run((r) => r.replies.advance(this.replyId, pending, this.clock.now()), { atomic: false })
       .then(

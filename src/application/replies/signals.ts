@@ -38,17 +38,41 @@ export class Changes {
   }
 }
 
-/** Whether `promise` settled before `signal` aborted. */
-export function untilAborted(promise: Promise<unknown>, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => resolve(false);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
+/**
+ * The waits of one reader that waits many times until a signal aborts (a listener of a reply
+ * waits once per piece): one abort listener for all of them, rather than one added and removed
+ * per wait, which at thousands of streams is most of what a wait costs. One wait at a time;
+ * `dispose` when done.
+ */
+export class AbortableWaits {
+  private wake: ((settled: boolean) => void) | undefined;
+  private readonly onAbort = () => {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.(false);
+  };
+
+  constructor(private readonly signal: AbortSignal) {
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** Whether `promise` settled before the signal aborted. */
+  until(promise: Promise<unknown>): Promise<boolean> {
+    if (this.signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.wake = resolve;
+      void promise.then(() => {
+        if (this.wake !== resolve) return; // aborted first
+        this.wake = undefined;
+        resolve(true);
+      });
     });
-  });
+  }
+
+  dispose(): void {
+    this.signal.removeEventListener('abort', this.onAbort);
+    this.wake = undefined;
+  }
 }
 
 /** A timer as a promise (it keeps the process alive while it runs), and how to cancel it. */
