@@ -19,6 +19,8 @@ export interface LoadTarget {
 export interface RateMeasure extends Measure {
   /** Requests that failed (connection errors, time-outs, an unexpected status) over all runs. */
   failed: number;
+  /** The rate of each round, in order: the same index is the same round for every target (see pairedRatioOf). */
+  rounds: number[];
 }
 
 const counters = new WeakMap<LoadTarget, { n: number }>();
@@ -67,7 +69,7 @@ export async function compareRates(targets: LoadTarget[], settings: BenchSetting
       log(`${target.method} ${target.path} ${target.server.label}: ${Math.round(run.rate)} req/s${run.failed ? `, ${run.failed} failed` : ''}`);
     }
   }
-  return samples.map((values, index) => ({ ...measureOf(values), failed: failed[index]! }));
+  return samples.map((values, index) => ({ ...measureOf(values), failed: failed[index]!, rounds: values }));
 }
 
 /** A rate as a figure, its failures noted. */
