@@ -11,8 +11,9 @@ import pg from 'pg';
  * checkpointer), which serve every database at once.
  */
 export interface CpuMeter {
+  /** Never fails: what cannot be read is told by stop(). */
   start(): Promise<void>;
-  /** CPU seconds since start(), or null when they could not all be read (then say why). */
+  /** CPU seconds since start(), or why they could not all be read. */
   stop(): Promise<{ seconds: number } | { unreadable: string }>;
 }
 
@@ -46,6 +47,7 @@ function isBackendOf(pid: number, database: string): boolean {
 export function serviceCpuMeter(pid: number, monitor: pg.Pool, database: string, applicationName = 'assistant-backend'): CpuMeter {
   let before = new Map<number, number>();
   let serviceBefore = 0;
+  let failure: string | null = null;
   const backends = async () =>
     (await monitor.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and application_name = $2', [database, applicationName])).rows.map((row) => row.pid);
   const snapshot = async () => {
@@ -59,10 +61,16 @@ export function serviceCpuMeter(pid: number, monitor: pg.Pool, database: string,
   };
   return {
     async start() {
-      before = await snapshot();
+      failure = null;
+      try {
+        before = await snapshot();
+      } catch (error) {
+        failure = error instanceof Error ? error.message : String(error);
+      }
       serviceBefore = cpuTicks(pid) ?? Number.NaN;
     },
     async stop() {
+      if (failure !== null) return { unreadable: failure };
       const service = cpuTicks(pid);
       let after: Map<number, number>;
       try {
