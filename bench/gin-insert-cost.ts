@@ -56,6 +56,7 @@ const VARIANTS: Variant[] = [
   { name: 'both, pending list 32MB', indexes: [WORDS, TRIGRAMS], settings: [`set gin_pending_list_limit = '32MB'`, `set work_mem = '64MB'`, `set maintenance_work_mem = '64MB'`] },
   { name: 'both, pending list 512kB', indexes: [WORDS, TRIGRAMS], settings: [`set gin_pending_list_limit = '512kB'`] },
   { name: 'both, fastupdate off', indexes: [`${WORDS} with (fastupdate = off)`, `${TRIGRAMS} with (fastupdate = off)`] },
+  { name: 'trigrams as GiST', indexes: ['using gist (user_id, text gist_trgm_ops(siglen = 256))'] },
   {
     name: 'both, stored tsvector',
     columns: `, tsv tsvector generated always as (to_tsvector('english'::regconfig, text)) stored`,
@@ -72,6 +73,7 @@ const cpuTicks = (pid: number): number => {
 async function prepare(client: pg.Client): Promise<void> {
   await client.query('create extension if not exists pg_trgm');
   await client.query('create extension if not exists btree_gin');
+  await client.query('create extension if not exists btree_gist');
   await client.query(`drop index if exists messages_search_words, messages_search_trigrams`);
   await generateSearchData(client, { messages: MESSAGES, users: Math.max(1, Math.round(MESSAGES / 100)) });
   await client.query(`set maintenance_work_mem = '1GB'`);
