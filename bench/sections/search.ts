@@ -220,7 +220,7 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
       subject: rateFigure('with search indexes', withIndexes!),
       baseline: rateFigure('without', without!),
       pairedRatio: pairedRatioOf(withIndexes!.rounds, without!.rounds),
-      // Judged by CPU time when it can be read (below): the rates follow whatever else the machine runs.
+      // Judged by CPU time when it can be read (below): a rate also follows the share of the cores the service got.
       ...(perCpu === null && { target: SAVE_TARGET }),
     });
     if (perCpu !== null) {

@@ -4,8 +4,9 @@ import pg from 'pg';
 /**
  * The CPU time a service spends over a load run: its own process and the PostgreSQL backends
  * serving it, read from /proc (so only where the database runs on this machine, in the same
- * process namespace). Unlike a rate, it hardly moves when other work shares the machine: the
- * neighbours take turns on the cores, not instructions from the request.
+ * process namespace). Unlike a rate, it does not follow the share of the cores the service got
+ * while others worked; it still follows how fast a core ran for it (others' work on the same
+ * core or its caches slows ours), so it is noisy too on a crowded machine.
  *
  * Left out: the load generator, and PostgreSQL's background processes (WAL writer,
  * checkpointer), which serve every database at once.
