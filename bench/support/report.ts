@@ -32,6 +32,12 @@ export interface Row {
   figure: string;
   subject: Figure;
   baseline?: Figure;
+  /**
+   * The ratio of each pair of samples taken together (subject and baseline in the same round, one
+   * right after the other), summarised. When given it is the row's ratio: pairing cancels the
+   * machine's drift from round to round, which a ratio of the two medians keeps.
+   */
+  pairedRatio?: Measure;
   /** A bound on subject / baseline. */
   target?: Target;
 }
@@ -51,7 +57,13 @@ export function measureOf(samples: number[]): Measure {
   return { median, min: sorted[0]!, max: sorted.at(-1)!, samples: sorted.length };
 }
 
-export const ratioOf = (row: Row): number | null => (row.baseline ? row.subject.measure.median / row.baseline.measure.median : null);
+export const ratioOf = (row: Row): number | null => row.pairedRatio?.median ?? (row.baseline ? row.subject.measure.median / row.baseline.measure.median : null);
+
+/** subject[i] / baseline[i] for each pair, summarised. */
+export function pairedRatioOf(subject: number[], baseline: number[]): Measure {
+  if (subject.length !== baseline.length) throw new Error(`unpaired samples: ${subject.length} against ${baseline.length}`);
+  return measureOf(subject.map((value, i) => value / baseline[i]!));
+}
 
 export function targetMet(row: Row): boolean | null {
   const ratio = ratioOf(row);
@@ -87,7 +99,7 @@ export function formatSection(section: SectionReport): string {
       row.figure,
       figureText(row.subject),
       row.baseline ? figureText(row.baseline) : '',
-      ratio === null ? '' : `${ratio.toFixed(2)}×`,
+      ratio === null ? '' : `${ratio.toFixed(2)}×${row.pairedRatio ? ` [${row.pairedRatio.min.toFixed(2)}–${row.pairedRatio.max.toFixed(2)}] of ${row.pairedRatio.samples} pairs` : ''}`,
       row.target ? `${targetText(row.target, row.subject.unit)} ${met ? 'met' : 'MISSED'}` : '',
     ];
   });

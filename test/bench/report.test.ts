@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatTargets, measureOf, ratioOf, targetMet, type Row } from '../../bench/support/report.js';
+import { formatSection, formatTargets, measureOf, pairedRatioOf, ratioOf, targetMet, type Row } from '../../bench/support/report.js';
 
 const figure = (label: string, median: number) => ({ label, measure: measureOf([median]), unit: 'req/s' });
 
@@ -18,6 +18,26 @@ describe('bench: the report', () => {
     expect(targetMet(row(120, { text: 't', atMost: 1.2 }))).to.equal(true);
     expect(targetMet(row(121, { text: 't', atMost: 1.2 }))).to.equal(false);
     expect(targetMet(row(50, undefined))).to.equal(null);
+  });
+
+  it('takes paired samples as the ratio of each pair, which then judges the target and is shown with its spread', () => {
+    // Rounds drift (100, 200, 150): the subject is 0.9x its baseline in each, whatever the medians say.
+    const subject = [90, 180, 135];
+    const baseline = [100, 200, 150];
+    expect(pairedRatioOf(subject, baseline)).to.deep.include({ min: 0.9, max: 0.9, samples: 3 });
+    expect(pairedRatioOf(subject, baseline).median).to.be.closeTo(0.9, 1e-12);
+    expect(() => pairedRatioOf([1, 2], [1])).to.throw();
+    const rates = (label: string, values: number[]) => ({ label, measure: measureOf(values), unit: 'req/s' });
+    const row: Row = {
+      figure: 'f',
+      subject: rates('a', [80, 180, 135]),
+      baseline: rates('b', baseline),
+      pairedRatio: pairedRatioOf([80, 180, 135], baseline),
+      target: { text: 't', atLeast: 0.85 },
+    };
+    expect(ratioOf(row)).to.equal(0.9);
+    expect(targetMet(row)).to.equal(true);
+    expect(formatSection({ name: 's', heading: 'h', rows: [row] })).to.include('0.90× [0.80–0.90] of 3 pairs');
   });
 
   it('judges a bound on the figure itself (under 300 ms) on its median, whatever the ratio', () => {
