@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDatabase } from '../support/databases.js';
 import { loadRun, type LoadTarget } from '../support/load.js';
-import { startPacedModelServer, STAMP, type PacedModelServer, type ReplyPlan } from '../support/paced-model-server.js';
+import { pacedModelEnvironment, startPacedModelServer, STAMP, type ReplyPlan } from '../support/paced-model-server.js';
 import { measureOf, type Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
 import { Cleanup, startService, type RunningServer } from '../support/servers.js';
@@ -14,14 +14,6 @@ export const needsPostgres = true;
 
 /** Replies streaming while saveMessage is measured: half produced on each of two instances, each followed from the other. */
 const STREAMS = Number(process.env.BENCH_LIVE_STREAMS ?? 1000);
-
-const modelEnvironment = (model: PacedModelServer) => ({
-  LLM_PROVIDER: 'openai',
-  LLM_BASE_URL: model.baseUrl,
-  LLM_MODEL: 'paced-1',
-  LLM_API_KEY: 'sk-bench',
-  LLM_MAX_RETRIES: '0',
-});
 
 const chat = (plan: ReplyPlan, n: number) => ({ user_id: `bench-live-${n % 50}`, text: JSON.stringify(plan) });
 
@@ -100,8 +92,8 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
     const model = cleanup.add(await startPacedModelServer(), (m) => m.stop());
     const database = cleanup.add(await createDatabase(settings.adminUrl, 'live'), (d) => d.drop());
     const [first, second, writer] = await Promise.all([
-      startService('first instance', { databaseUrl: database.url, env: modelEnvironment(model) }),
-      startService('second instance', { databaseUrl: database.url, env: modelEnvironment(model) }),
+      startService('first instance', { databaseUrl: database.url, env: pacedModelEnvironment(model) }),
+      startService('second instance', { databaseUrl: database.url, env: pacedModelEnvironment(model) }),
       startService('writing instance', { databaseUrl: database.url }),
     ]);
     for (const server of [first!, second!, writer!]) cleanup.add(server, (s) => s.stop());

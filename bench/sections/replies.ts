@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDatabase, serverOf } from '../support/databases.js';
-import { startPacedModelServer, type PacedModelServer, type ReplyPlan } from '../support/paced-model-server.js';
+import { pacedModelEnvironment, startPacedModelServer, type PacedModelServer, type ReplyPlan } from '../support/paced-model-server.js';
 import { measureOf, type Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
 import { Cleanup, startService, type RunningServer } from '../support/servers.js';
@@ -15,14 +15,6 @@ export const needsPostgres = true;
 const READERS = 100;
 /** About 100 KB per reply, over about 2 s. */
 const LONG: ReplyPlan = { pieces: 100, size: 1000, delayMs: 20 };
-
-const modelEnvironment = (model: PacedModelServer) => ({
-  LLM_PROVIDER: 'openai',
-  LLM_BASE_URL: model.baseUrl,
-  LLM_MODEL: 'paced-1',
-  LLM_API_KEY: 'sk-bench',
-  LLM_MAX_RETRIES: '0',
-});
 
 const chat = (plan: ReplyPlan, n: number) => ({ user_id: `bench-replies-${n % 10}`, text: JSON.stringify(plan) });
 
@@ -54,7 +46,7 @@ function sampleRss(pid: number): { stop(): number } {
  * every reply has been written in full, then read it all.
  */
 async function memoryRun(kind: 'slow' | 'fast', databaseUrl: string, model: PacedModelServer): Promise<number> {
-  const service = await startService(`service, ${kind} readers`, { databaseUrl, env: modelEnvironment(model) });
+  const service = await startService(`service, ${kind} readers`, { databaseUrl, env: pacedModelEnvironment(model) });
   try {
     const url = `${service.url}/v1/chat/stream`;
     // Warm-up: the same path, smaller replies, so JIT and pools are not counted as growth.
@@ -122,7 +114,7 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
 
     // (b) round trips per reply: the service behind a counting proxy.
     const counter = cleanup.add(await startWireCounter(serverOf(settings.adminUrl)), (c) => c.close());
-    const counted = cleanup.add(await startService('service, counted', { databaseUrl: counter.via(database.url), env: modelEnvironment(model) }), (s) => s.stop());
+    const counted = cleanup.add(await startService('service, counted', { databaseUrl: counter.via(database.url), env: pacedModelEnvironment(model) }), (s) => s.stop());
     for (let n = 0; n < 3; n++) await countReply(counted, counter, { pieces: 5, size: 10, delayMs: 0 }, n);
     for (const plan of [
       { pieces: 10, size: 20, delayMs: 0 },

@@ -1,7 +1,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createParser } from 'eventsource-parser';
-import { startPacedModelServer, type ReplyPlan } from '../support/paced-model-server.js';
+import { pacedModelEnvironment, startPacedModelServer, type ReplyPlan } from '../support/paced-model-server.js';
 import { measureOf, type Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
 import { Cleanup, startService, type RunningServer } from '../support/servers.js';
@@ -90,7 +90,7 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
   try {
     const model = cleanup.add(await startPacedModelServer(), (m) => m.stop());
     const service = cleanup.add(
-      await startService('service in memory', { env: { LLM_PROVIDER: 'openai', LLM_BASE_URL: model.baseUrl, LLM_MODEL: 'paced-1', LLM_API_KEY: 'sk-bench', LLM_MAX_RETRIES: '0' } }),
+      await startService('service in memory', { env: pacedModelEnvironment(model) }),
       (s) => s.stop(),
     );
     log('warming up: 20 short and 2 long replies of each protocol');

@@ -4,7 +4,7 @@ import { Agent, request, type IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createParser } from 'eventsource-parser';
-import { startPacedModelProcess, type PacedModelProcess, type ReplyPlan } from '../support/paced-model-server.js';
+import { pacedModelEnvironment, startPacedModelProcess, type PacedModelProcess, type ReplyPlan } from '../support/paced-model-server.js';
 import { measureOf, type Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
 import { Cleanup, startBaseline, startService, type RunningServer } from '../support/servers.js';
@@ -40,14 +40,6 @@ interface RunResult {
   /** Milliseconds from the first request to the last stream's end. */
   wallMs: number;
 }
-
-const modelEnvironment = (model: PacedModelProcess) => ({
-  LLM_PROVIDER: 'openai',
-  LLM_BASE_URL: model.baseUrl,
-  LLM_MODEL: 'paced-1',
-  LLM_API_KEY: 'sk-bench',
-  LLM_MAX_RETRIES: '0',
-});
 
 const CLOCK_TICKS = (() => {
   try {
@@ -143,7 +135,7 @@ export async function streamAll(server: RunningServer, count: number, plan: Repl
 
 function startSubject(subject: Subject, model: PacedModelProcess): Promise<RunningServer> {
   return subject === 'service'
-    ? startService('service in memory', { env: modelEnvironment(model) })
+    ? startService('service in memory', { env: pacedModelEnvironment(model) })
     : startBaseline('relay', 'relay-server', { MODEL_BASE_URL: model.baseUrl, MODEL: 'paced-1' });
 }
 

@@ -28,6 +28,15 @@ export interface PacedModelServer {
 
 export const STAMP = /<t=(\d+)>/g;
 
+/** The service's settings for a paced model (in this process or its own): an OpenAI-compatible model, no retries. */
+export const pacedModelEnvironment = (model: { baseUrl: string }) => ({
+  LLM_PROVIDER: 'openai',
+  LLM_BASE_URL: model.baseUrl,
+  LLM_MODEL: 'paced-1',
+  LLM_API_KEY: 'sk-bench',
+  LLM_MAX_RETRIES: '0',
+});
+
 /** A piece of `size` characters; stamped ones carry the time they leave. */
 function piece(index: number, plan: ReplyPlan): string {
   const head = plan.stamp ? `<t=${Date.now()}>` : '';
