@@ -42,6 +42,7 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
         figure: 'POST /v1/chat, PostgreSQL',
         subject: rateFigure('service', chatPg!),
         baseline: rateFigure('hand-written', chatBaselinePg!),
+        target: { text: 'POST /v1/chat on PostgreSQL against the hand-written server running the same statements', atLeast: 0.9 },
       },
       {
         figure: 'POST /v1/chat, in memory',
