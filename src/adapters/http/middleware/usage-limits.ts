@@ -44,10 +44,11 @@ export const LIMITED_ROUTES: readonly LimitedRoute[] = [
  * errors are the route's. A request the client got wrong (a 4xx) is given back: it counts nothing.
  */
 export function usageLimits(gate: UsageLimits, router: Router, json: Middleware, logger: Logger): Middleware {
-  const routes = new Map(LIMITED_ROUTES.map((route) => [`${route.method} ${route.path}`, route]));
+  let layers: LimitedLayer[] | undefined;
   const openAi = openAiShape(logger);
   return (ctx, next) => {
-    const route = limitedRoute(ctx, router, routes);
+    layers ??= limitedLayers(router);
+    const route = limitedRoute(ctx, layers);
     if (!route) return next();
     const admitted = (userId: string | null) => (userId === null ? next() : admit(ctx, next, gate, userId, route.model));
     const run = () => (route.user === 'body' ? json(ctx, () => admitted(userOf(ctx, route))) : admitted(userOf(ctx, route)));
@@ -87,15 +88,25 @@ function openAiShape(logger: Logger): Middleware {
   };
 }
 
-/** The limited route that will answer, if any. */
-function limitedRoute(ctx: Context, router: Router, routes: Map<string, LimitedRoute>): LimitedRoute | undefined {
+/** A router layer that answers a limited route. */
+interface LimitedLayer {
+  layer: Router['stack'][number];
+  route: LimitedRoute;
+}
+
+/** The router's layers of the limited routes, found once: a request is then matched against these few, not every route. */
+function limitedLayers(router: Router): LimitedLayer[] {
+  return router.stack.flatMap((layer) =>
+    LIMITED_ROUTES.filter((route) => String(layer.path) === route.path && layer.methods.includes(route.method)).map((route) => ({ layer, route })),
+  );
+}
+
+/** The limited route that will answer, if any: one whose layer matches the path and the method (HEAD asks a GET route). */
+function limitedRoute(ctx: Context, layers: LimitedLayer[]): LimitedRoute | undefined {
   if (ctx.method !== 'GET' && ctx.method !== 'POST' && ctx.method !== 'HEAD') return undefined;
   const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
-  const match = router.match(ctx.path, ctx.method);
-  if (!match.route) return undefined;
-  for (const layer of match.pathAndMethod) {
-    const route = routes.get(`${method} ${String(layer.path)}`);
-    if (route) return route;
+  for (const { layer, route } of layers) {
+    if (route.method === method && layer.methods.includes(ctx.method) && layer.match(ctx.path)) return route;
   }
   return undefined;
 }
