@@ -76,6 +76,7 @@ async function streamingReplies(a: RunningServer, b: RunningServer, plan: ReplyP
         followed = readReply(`${follower.url}/v1/chat/stream/${messageId}?user_id=${body.user_id}`, {
           onStart: () => void (++attached === STREAMS && attachedAll()),
         });
+        followed.catch(() => undefined); // awaited below, once the produced reply has ended: not an unhandled rejection meanwhile
       },
     });
     whole(produced, 'produced');
