@@ -90,7 +90,8 @@ describe('PostgreSQL reply notifications: a lost connection', function () {
     const database = await createTestDatabase();
     const states: string[] = [];
     const follower = new PostgresReplyNotifications({ url: database.url, timeoutMs: 5000, onState: (state) => states.push(state) });
-    const producer = new PostgresReplyNotifications({ url: database.url, timeoutMs: 5000 });
+    const producerStates: string[] = [];
+    const producer = new PostgresReplyNotifications({ url: database.url, timeoutMs: 5000, onState: (state) => producerStates.push(state) });
     try {
       await Promise.all([follower.start(), producer.start()]);
       const replyId = 'reply-lost-connection';
@@ -115,6 +116,9 @@ describe('PostgreSQL reply notifications: a lost connection', function () {
       }
       await until(() => news.includes('look'));
       expect(states).to.deep.equal(['listening', 'lost', 'listening']);
+      // A notice sent while the other instance is not listening is lost (followers say it again every 2 s): wait for it.
+      await until(() => producerStates.length === 3);
+      expect(producerStates).to.deep.equal(['listening', 'lost', 'listening']);
       follower.follow(replyId, 7);
       await until(() => follows.includes(7));
       producer.publish({ type: 'piece', replyId, from: 7, text: 'again' });
