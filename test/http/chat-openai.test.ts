@@ -167,19 +167,17 @@ describe('chat with LLM_PROVIDER=openai, against a local OpenAI-compatible serve
   });
 
   describe('titles by the model (TITLE_MODE=model, the default with a model)', () => {
-    it("one short extra call names the conversation with its first reply, asked once the reply has begun; the stream's title event carries it", async () => {
+    it("one short extra call names the conversation with its first reply; the stream's title event carries it", async () => {
       fake.reset();
-      fake.chunkDelayMs = 30; // a reply that takes a moment, as a model's does
       const { TITLE_MODE: _, ...withModelTitles } = environment();
-      const titled = await startTestService({ ...withModelTitles, LLM_TIMEOUT_MS: '5000' });
+      const titled = await startTestService(withModelTitles);
       try {
         const user = uid('u');
         const { events } = await readStream(`${titled.url}/v1/chat/stream`, { text: 'Plan a trip to Rome', user_id: user });
         const title = events.find((e) => e.event === 'title')!.json;
-        const asked = fake.requests.findIndex((r) => r.body.messages?.[0]?.content?.startsWith('Name the conversation'));
-        expect(asked, 'the title request').to.not.equal(-1);
-        expect(fake.requests[asked]!.body.messages.at(-1)).to.deep.equal({ role: 'user', content: 'Plan a trip to Rome' });
-        expect(fake.requests.findIndex((r) => r.body.stream === true), 'the reply asked first').to.be.below(asked);
+        const asked = fake.requests.find((r) => r.body.messages?.[0]?.content?.startsWith('Name the conversation'));
+        expect(asked, 'the title request').to.not.equal(undefined);
+        expect(asked!.body.messages.at(-1)).to.deep.equal({ role: 'user', content: 'Plan a trip to Rome' });
         expect(title).to.deep.include({ title_source: 'generated' });
         expect(title.title.split(' ').length).to.be.at.most(8);
         const shown = await titled.call('GET', `/api/chat/conversations/${title.conversation_id}?user_id=${user}`);

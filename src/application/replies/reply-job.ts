@@ -35,12 +35,7 @@ export interface ReplyTokens {
  */
 export interface Naming {
   fallback: string;
-  /**
-   * Asks the model for its proposal; a second call returns the first one's promise. The job asks
-   * once its reply has begun (its first piece has come and gone out to its listeners), so the call
-   * never stands between a request and its first delta; a caller may ask earlier.
-   */
-  propose?: () => Promise<string | null>;
+  proposal?: Promise<string | null>;
   /** Stores a late proposal (unless the user named the conversation meanwhile). */
   late?: (title: string) => Promise<unknown>;
 }
@@ -142,13 +137,11 @@ export class ReplyJob {
         if (chunk.type === 'finish') {
           modelEnd = { finishReason: chunk.finishReason, model: chunk.model, usage: chunk.usage };
         } else if (chunk.text !== '') {
-          const first = this.text === '';
           this.text += chunk.text;
           this.recent.push(chunk.text);
           this.length += replyLength(chunk.text);
           this.changes.notify();
           this.writeSoon();
-          if (first) this.askForTitle();
         }
       }
       if (!this.stopReason && modelEnd === null) throw new ChatModelFailedError('the language model stopped without finishing its reply');
@@ -188,7 +181,7 @@ export class ReplyJob {
       const stored = await this.storeEnd(final, name);
       if (name && stored?.status === 'completed') {
         this.title = { conversationId: final.conversationId, ...name };
-        if (name.source === 'first_message') void this.naming?.propose?.().then((title) => (title ? this.naming?.late?.(title) : undefined)).catch(() => undefined);
+        if (name.source === 'first_message') void this.naming?.proposal?.then((title) => (title ? this.naming?.late?.(title) : undefined)).catch(() => undefined);
       }
       end = { message: stored, finishReason: stored?.finishReason ?? final.finishReason!, ...(failure !== undefined ? { failure } : {}) };
     } catch (storing) {
@@ -215,19 +208,9 @@ export class ReplyJob {
     }
   }
 
-  /**
-   * The conversation's title is asked for once the reply has begun: after this turn of the event
-   * loop, when the first piece has been written to the listeners (at a thousand streams opening
-   * together, a title call at the start of each doubled the work before any first delta).
-   */
-  private askForTitle(): void {
-    const propose = this.naming?.propose;
-    if (propose) setImmediate(() => void propose().catch(() => undefined));
-  }
-
   private async nameOf(): Promise<ConversationName | undefined> {
     if (!this.naming) return undefined;
-    const proposed = await settled(this.naming.propose?.());
+    const proposed = await settled(this.naming.proposal);
     return proposed ? { title: proposed, source: 'generated' } : { title: this.naming.fallback, source: 'first_message' };
   }
 

@@ -30,8 +30,6 @@ export class SendChatMessage {
   async execute(input: ChatInput): Promise<ChatExchange> {
     const turn = await this.startTurn.execute(input, this.model.name ?? 'unknown');
     const { request } = turn;
-    // The whole reply comes at once, at its end: the title is asked for beside it from the start.
-    if (request) void turn.naming?.propose?.();
     const end = request
       ? await this.jobs.start(turn.reply, (signal) => this.whole(request, signal), turn.naming, (text) => estimatedUsage(this.model, request, text)).done
       : await this.feed.end(turn.reply, new AbortController().signal);
