@@ -1,3 +1,4 @@
+import { Mutex } from 'async-mutex';
 import type { Logger } from 'pino';
 import type { Repositories, UnitOfWork } from '../../../application/ports/unit-of-work.js';
 import { InMemoryConversationRepository } from './in-memory-conversation-repository.js';
@@ -27,22 +28,12 @@ export interface InMemoryStoreOptions {
 const REPORT_INTERVAL_MS = 60_000;
 
 /**
- * Transactions over a MemoryStore. They run one at a time, in the order asked, so each sees a
- * consistent store and concurrent requests cannot interleave their writes; a failed one is
- * undone. After each one the store is brought back within its bound.
- *
- * One at a time is a chain of promises: a transaction asked for while none is running starts
- * at once, else when the last one asked for has ended. (A lock library costs several promises
- * and generator steps per transaction, and every chat turn runs two.)
+ * Transactions over a MemoryStore. They run one at a time, so each sees a consistent store
+ * and concurrent requests cannot interleave their writes; a failed one is undone. After each
+ * one the store is brought back within its bound.
  */
 export class InMemoryUnitOfWork implements UnitOfWork {
-  /** Transactions asked for and not yet ended (running or waiting). */
-  private pending = 0;
-  /** Settles when the transaction asked for last has ended. */
-  private last: Promise<void> = Promise.resolve();
-  private readonly ended = () => {
-    this.pending--;
-  };
+  private readonly mutex = new Mutex();
   private readonly maxMessages: number;
   private unreported: Dropped = { conversations: 0, messages: 0, sessions: 0 };
   private lastReport = -Infinity;
@@ -59,30 +50,25 @@ export class InMemoryUnitOfWork implements UnitOfWork {
   }
 
   run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    const result = this.pending === 0 ? this.transaction(work) : this.last.then(() => this.transaction(work));
-    this.pending++;
-    this.last = result.then(this.ended, this.ended);
-    return result;
-  }
-
-  private async transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    const undo = new UndoLog();
-    let result: T;
-    try {
-      result = await work({
-        conversations: new InMemoryConversationRepository(this.store, undo),
-        messages: new InMemoryMessageRepository(this.store, undo),
-        search: new InMemoryMessageSearch(this.store, this.analyzer),
-        sessions: new InMemorySessionRepository(this.store, undo),
-        replies: new InMemoryReplyRepository(this.store, undo),
-        responses: new InMemoryResponseRepository(this.store, undo),
-      });
-    } catch (error) {
-      undo.rollback();
-      throw error;
-    }
-    this.keepWithinBound();
-    return result;
+    return this.mutex.runExclusive(async () => {
+      const undo = new UndoLog();
+      let result: T;
+      try {
+        result = await work({
+          conversations: new InMemoryConversationRepository(this.store, undo),
+          messages: new InMemoryMessageRepository(this.store, undo),
+          search: new InMemoryMessageSearch(this.store, this.analyzer),
+          sessions: new InMemorySessionRepository(this.store, undo),
+          replies: new InMemoryReplyRepository(this.store, undo),
+          responses: new InMemoryResponseRepository(this.store, undo),
+        });
+      } catch (error) {
+        undo.rollback();
+        throw error;
+      }
+      this.keepWithinBound();
+      return result;
+    });
   }
 
   private keepWithinBound(): void {
