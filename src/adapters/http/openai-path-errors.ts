@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { ItemNotFoundError, ResponseNotFoundError } from '../../domain/response-errors.js';
 import { errorBody, HttpProblem, mapError, type MappedError } from './error-mapping.js';
@@ -36,11 +36,16 @@ export function openAiPathErrors(logger: Logger): Middleware {
       // A path no route answers is no path of these APIs: its 404 is every unknown path's (the error handler's).
       if (ctx.body == null && ctx.status === 405) throw new HttpProblem(405, `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
     } catch (error) {
-      const failure = openAiFailure(error);
-      if (failure.unexpected) logUnexpected(logger, ctx, error);
-      if (ctx.headerSent || !ctx.writable) return;
-      ctx.status = failure.status;
-      ctx.body = failure.body;
+      answerInOpenAiShape(ctx, error, logger);
     }
   };
+}
+
+/** Answers `error` in OpenAI's shape (logged when unexpected), unless the response has begun or the client is gone. */
+export function answerInOpenAiShape(ctx: Context, error: unknown, logger: Logger): void {
+  const failure = openAiFailure(error);
+  if (failure.unexpected) logUnexpected(logger, ctx, error);
+  if (ctx.headerSent || !ctx.writable) return;
+  ctx.status = failure.status;
+  ctx.body = failure.body;
 }

@@ -4,8 +4,7 @@ import type { Logger } from 'pino';
 import type { Admission, UsageLimits } from '../../../application/usage/usage-limits.js';
 import { isValidClientId } from '../../../domain/ids.js';
 import { NO_USER } from '../../../domain/usage.js';
-import { openAiFailure } from '../openai-path-errors.js';
-import { logUnexpected } from './error-handler.js';
+import { answerInOpenAiShape, openAiFailure } from '../openai-path-errors.js';
 import { setLimitHeaders } from '../rate-limit-headers.js';
 
 export interface LimitedRoute {
@@ -79,11 +78,7 @@ function openAiShape(logger: Logger): Middleware {
     try {
       await next();
     } catch (error) {
-      const failure = openAiFailure(error);
-      if (failure.unexpected) logUnexpected(logger, ctx, error);
-      if (ctx.headerSent || !ctx.writable) return;
-      ctx.status = failure.status;
-      ctx.body = failure.body;
+      answerInOpenAiShape(ctx, error, logger);
     }
   };
 }
