@@ -4,7 +4,7 @@ import type { ResponseStream, ResponseView } from '../../application/responses/r
 import { responseJson } from './openai-presenters.js';
 import { openAiFailure } from './openai-path-errors.js';
 import { logUnexpected } from './middleware/error-handler.js';
-import { responseClosed, SseWriter, type SseFrame } from './sse-writer.js';
+import { SseWriter, watchClient, type SseFrame } from './sse-writer.js';
 
 /**
  * A response as OpenAI's stream events. Sequence numbers follow from the reply's length, so every
@@ -75,14 +75,7 @@ function closingFrames(events: Numbered, end: ResponseView, length: number): Sse
  * ends the stream with OpenAI's `error` event.
  */
 export async function pumpResponse(ctx: Context, stream: ResponseStream, options: ResponsePumpOptions): Promise<void> {
-  const client = new AbortController();
-  let ended = false;
-  const onClose = () => {
-    client.abort();
-    if (!ended) options.onDisconnect?.();
-  };
-  ctx.res.once('close', onClose);
-  if (responseClosed(ctx.res)) onClose();
+  const client = watchClient(ctx.res, options.onDisconnect);
   const sse = SseWriter.open(ctx, {}, options.pingIntervalMs);
   const events = new Numbered(options.startingAfter ?? -1);
   let sequence = DELTA_BASE;
@@ -95,18 +88,18 @@ export async function pumpResponse(ctx: Context, stream: ResponseStream, options
         await sse.send(events.frame(sequence, 'response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: event.text, logprobs: [] }));
         continue;
       }
-      ended = true;
+      client.ended();
       if (event.failure !== undefined) logFailure(ctx, options.logger, event.failure);
       await sse.send(closingFrames(events, event.view, event.position));
     }
   } catch (error) {
-    ended = true;
+    client.ended();
     const failure = openAiFailure(error);
     if (failure.unexpected) logUnexpected(options.logger, ctx, error);
     const { message, code, param } = failure.body.error;
     await sse.send([{ event: 'error', data: JSON.stringify({ type: 'error', code, message, param, sequence_number: sequence + 1 }) }]);
   } finally {
-    ctx.res.off('close', onClose);
+    client.release();
     sse.end();
   }
 }

@@ -5,7 +5,7 @@ import type { ChatStreamEncoder } from './chat-stream-encoders.js';
 import { mapError } from './error-mapping.js';
 import { logUnexpected } from './middleware/error-handler.js';
 import type { SpeakingReply } from './reply-speech.js';
-import { responseClosed, SseWriter, type SseFrame } from './sse-writer.js';
+import { SseWriter, watchClient, type SseFrame } from './sse-writer.js';
 
 export interface PumpOptions {
   logger: Logger;
@@ -25,14 +25,7 @@ export interface PumpOptions {
  * client has not read yet stays in the reply's shared text, not in a buffer of its own.
  */
 export async function pumpReply(ctx: Context, stream: ChatReplyStream, encoder: ChatStreamEncoder, options: PumpOptions): Promise<void> {
-  const client = new AbortController();
-  let ended = false;
-  const onClose = () => {
-    client.abort();
-    if (!ended) options.onDisconnect?.();
-  };
-  ctx.res.once('close', onClose);
-  if (responseClosed(ctx.res)) onClose();
+  const client = watchClient(ctx.res, options.onDisconnect);
   const sse = SseWriter.open(ctx, encoder.headers, options.pingIntervalMs);
   const speaking = options.speaking?.((frames) => void sse.send(frames));
   let position = options.from;
@@ -49,7 +42,7 @@ export async function pumpReply(ctx: Context, stream: ChatReplyStream, encoder: 
         await sse.send(encoder.title(event, event.position));
         continue;
       }
-      ended = true;
+      client.ended();
       position = event.position;
       if (event.failure !== undefined) {
         await sse.send(encoder.error(detailOf(event.failure, ctx, options.logger), position));
@@ -60,11 +53,11 @@ export async function pumpReply(ctx: Context, stream: ChatReplyStream, encoder: 
       }
     }
   } catch (error) {
-    ended = true;
+    client.ended();
     await sse.send(encoder.error(detailOf(error, ctx, options.logger), position));
   } finally {
     speaking?.stop();
-    ctx.res.off('close', onClose);
+    client.release();
     sse.end();
   }
 }

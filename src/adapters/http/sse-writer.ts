@@ -96,3 +96,23 @@ export class SseWriter {
 export function responseClosed(res: ServerResponse): boolean {
   return res.destroyed === true || (res as { stream?: { destroyed?: boolean } }).stream?.destroyed === true;
 }
+
+/**
+ * The client of a stream: `signal` aborts once it is gone; `onDisconnect` is told when it goes
+ * before the stream came to its end (`ended()`); `release()` stops watching.
+ */
+export function watchClient(res: ServerResponse, onDisconnect?: () => void): { signal: AbortSignal; ended(): void; release(): void } {
+  const client = new AbortController();
+  let ended = false;
+  const onClose = () => {
+    client.abort();
+    if (!ended) onDisconnect?.();
+  };
+  res.once('close', onClose);
+  if (responseClosed(res)) onClose();
+  return {
+    signal: client.signal,
+    ended: () => void (ended = true),
+    release: () => void res.off('close', onClose),
+  };
+}
