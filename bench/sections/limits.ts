@@ -1,6 +1,5 @@
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { createDatabase, serverOf } from '../support/databases.js';
+import { createDatabase, serverOf, withClient } from '../support/databases.js';
 import { expectOk } from '../support/http.js';
 import { compareRates, rateFigure, type LoadTarget } from '../support/load.js';
 import type { Figure, Row } from '../support/report.js';
@@ -34,13 +33,7 @@ async function roundTrips(server: RunningServer, counter: WireCounter, requests:
 }
 
 async function analyze(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('analyze');
-  } finally {
-    await client.end();
-  }
+  await withClient(url, (client) => client.query('analyze'));
 }
 
 export async function run({ settings, log }: SectionContext): Promise<Row[]> {

@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { createDatabase } from '../support/databases.js';
+import { createDatabase, withClient } from '../support/databases.js';
 import { eachLimited, expectOk } from '../support/http.js';
 import { measureOf, type Figure, type Measure, type Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
@@ -62,9 +61,7 @@ async function seedUser(service: RunningServer, databaseUrl: string, userId: str
  * its sibling check takes seconds to minutes on a table that has seen many deletions.
  */
 async function seedChains(databaseUrl: string, userId: string, conversationIds: string[], messages: number, start: Date): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
+  await withClient(databaseUrl, async (client) => {
     await client.query(
       `insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, parent_id)
        select c || '-seed-' || i, c, $2, case when i % 2 = 0 then 'assistant' else 'user' end,
@@ -81,9 +78,7 @@ async function seedChains(databaseUrl: string, userId: string, conversationIds: 
     );
     if (Number(rows[0]!.wrong) > 0) throw new Error(`${rows[0]!.wrong} seeded conversations are not one branch of ${messages} with its last message the head`);
     await client.query('analyze messages');
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 type Kind = 'conversation' | 'user';

@@ -5,7 +5,7 @@ import { migrate, openPool } from '../../src/adapters/persistence/postgres/datab
 import { PostgresMessageSearch } from '../../src/adapters/persistence/postgres/postgres-message-search.js';
 import { Statements } from '../../src/adapters/persistence/postgres/statements.js';
 import { parseSearchQuery } from '../../src/domain/search-query.js';
-import { createDatabase, type BenchDatabase } from '../support/databases.js';
+import { createDatabase, withClient, type BenchDatabase } from '../support/databases.js';
 import { expectOk } from '../support/http.js';
 import { serviceCpuMeter } from '../support/cpu-meter.js';
 import { compareRates, rateFigure } from '../support/load.js';
@@ -42,16 +42,6 @@ const LIMIT = 20;
 const ILIKE_SCAN = (patterns: number) => `select m.message_id, m.text from conversations c join messages m on m.conversation_id = c.conversation_id
   where c.user_id = $1 and m.user_id = $1 and m.status = 'completed' and ${Array.from({ length: patterns }, (_, i) => `m.text ilike $${i + 2}`).join(' and ')}
   order by m.created_at desc, m.message_id desc limit ${LIMIT + 1}`;
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 const seconds = (from: number) => `${((performance.now() - from) / 1000).toFixed(1)} s`;
 

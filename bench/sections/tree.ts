@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { openMigrator } from '../../src/adapters/persistence/postgres/database.js';
-import { createDatabase, serverOf } from '../support/databases.js';
+import { createDatabase, serverOf, withClient } from '../support/databases.js';
 import { expectOk } from '../support/http.js';
 import { compareRates, rateFigure } from '../support/load.js';
 import { measureOf, type Figure, type Measure, type Row } from '../support/report.js';
@@ -39,16 +38,6 @@ function random(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 interface Shape {

@@ -10,14 +10,19 @@ export interface BenchDatabase {
 
 const live = new Map<string, BenchDatabase>();
 
-async function admin(adminUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+/** Runs `work` on a connection of its own to `url`, closed after it, whatever happens. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>, connectionTimeoutMillis?: number): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis });
   await client.connect();
   try {
-    await client.query(sql);
+    return await work(client);
   } finally {
     await client.end();
   }
+}
+
+async function admin(adminUrl: string, sql: string): Promise<void> {
+  await withClient(adminUrl, (client) => client.query(sql), 3000);
 }
 
 export async function postgresReachable(adminUrl: string): Promise<boolean> {
@@ -71,9 +76,7 @@ export interface SeedPlan {
  * service, which made them.
  */
 export async function seedMessages(databaseUrl: string, plan: SeedPlan): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
+  await withClient(databaseUrl, async (client) => {
     await client.query(
       `insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata)
        select c.conversation_id || '-seed-' || i, c.conversation_id, c.user_id,
@@ -112,7 +115,5 @@ export async function seedMessages(databaseUrl: string, plan: SeedPlan): Promise
       [plan.conversations.map((c) => c.conversationId)],
     );
     await client.query('analyze messages');
-  } finally {
-    await client.end();
-  }
+  });
 }
