@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { isValidClientId } from '../../src/domain/ids.js';
 import type { AdapterOverrides } from '../../src/bootstrap/tokens.js';
 import { LocalIdentityProvider } from './identity-provider.js';
@@ -23,10 +24,13 @@ const LONE_SURROGATE = /\p{Cs}/u;
 /** A user id a token can carry (the service refuses a token naming any other). */
 const tokenUser = (value: unknown): value is string => isValidClientId(value) && !LONE_SURROGATE.test(value);
 
+/** Bytes as the service reads them: gzip's (the only encoding tests compress with) undone. */
+const decoded = (body: Uint8Array): Uint8Array => (body[0] === 0x1f && body[1] === 0x8b ? gunzipSync(body) : body);
+
 function parsedBody(body: unknown): unknown {
   if (typeof body !== 'string' && !(body instanceof Uint8Array)) return body;
   try {
-    return JSON.parse((typeof body === 'string' ? body : new TextDecoder().decode(body)).replace(/^\uFEFF/, ''));
+    return JSON.parse((typeof body === 'string' ? body : new TextDecoder().decode(decoded(body))).replace(/^\uFEFF/, ''));
   } catch {
     return undefined;
   }
