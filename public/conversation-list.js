@@ -6,6 +6,7 @@ import { ui } from './dom.js';
 import { markCurrentConversation, renderConversation, retitleEntry } from './render-conversations.js';
 import { CONVERSATION_PAGE_SIZE, state } from './state.js';
 
+/** @typedef {import('./api-types.js').ConversationSummary} ConversationSummary */
 /** @typedef {import('./api-types.js').StreamTitle} StreamTitle */
 
 /** @param {{append?: boolean}} [options] append: the next page below the ones shown */
@@ -22,7 +23,8 @@ export async function loadConversations({ append = false } = {}) {
       state.conversations.clear();
       ui.conversationList.replaceChildren();
     }
-    for (const conversation of page.conversations) {
+    for (const listed of page.conversations) {
+      const conversation = withStreamedTitle(listed);
       state.conversations.set(conversation.conversation_id, conversation);
       ui.conversationList.append(renderConversation(conversation));
     }
@@ -49,8 +51,27 @@ export function showArchived(archived) {
   return loadConversations();
 }
 
-/** A conversation's new title, from its stream: its entry and heading show it. @param {StreamTitle} data */
+/**
+ * A listed conversation, with the title its stream gave when the listing has none yet; once a
+ * listing has a title of its own, the streamed one is forgotten.
+ * @param {ConversationSummary} conversation
+ */
+function withStreamedTitle(conversation) {
+  const streamed = state.streamedTitles.get(conversation.conversation_id);
+  if (!streamed) return conversation;
+  if (conversation.title !== null) {
+    state.streamedTitles.delete(conversation.conversation_id);
+    return conversation;
+  }
+  return { ...conversation, ...streamed };
+}
+
+/**
+ * A conversation's new title, from its stream: its entry and heading show it, now or when a
+ * listing first shows the conversation. @param {StreamTitle} data
+ */
 export function showTitle({ conversation_id, title, title_source }) {
+  state.streamedTitles.set(conversation_id, { title, title_source });
   const known = state.conversations.get(conversation_id);
   if (!known) return;
   const named = { ...known, title, title_source };

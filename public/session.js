@@ -47,6 +47,7 @@ export async function useName(userId) {
     ui.conversationsHeading.textContent = 'Conversations';
     state.conversationCursor = null;
     state.conversations.clear();
+    state.streamedTitles.clear();
     ui.conversationList.replaceChildren();
   }
   const fromHash = conversationFromHash();

@@ -36,6 +36,12 @@ export const state = {
   showArchived: false,
   /** @type {Map<string, ConversationSummary>} */
   conversations: new Map(),
+  /**
+   * Titles streams gave (their `title` event) that no listing has shown yet: a listing read before
+   * the title was stored, or answered after the event, would otherwise show the conversation untitled.
+   * @type {Map<string, {title: string | null, title_source: ConversationSummary['title_source']}>}
+   */
+  streamedTitles: new Map(),
   /** @type {ReplyInFlight | null} */ streaming: null,
   /** @type {SearchShown} */ search: { q: null, cursor: null, run: 0 },
   assistantName: 'Assistant',

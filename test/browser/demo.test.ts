@@ -739,6 +739,34 @@ describe('demo page in Chromium: managing conversations', function () {
     await page.screenshot({ path: join(ARTIFACTS, 'demo-manage.png') });
   });
 
+  it('keeps a title its stream gave before the listing that shows the conversation came (read before the title was stored)', async () => {
+    // The first listing is answered only once the reply has ended (its title event read), without titles; later ones wait.
+    let listings = 0;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const isListing = (url: URL) => url.pathname.endsWith('/api/chat/conversations');
+    await page.route(isListing, async (route) => {
+      listings += 1;
+      if (listings > 1) {
+        await released;
+        return route.continue().catch(() => {});
+      }
+      const response = await route.fetch();
+      const body = await response.json();
+      for (const conversation of body.conversations) Object.assign(conversation, { title: null, title_source: null });
+      await waitUntil(`document.querySelector('#message-list .message--assistant[data-message-id]:not([data-streaming])')`);
+      return route.fulfill({ response, json: body });
+    });
+    await send('Plan a week in Kyoto for me');
+    const id = conversationId();
+    const { conversation } = (await stored(id)).json;
+    expect(conversation.title).to.be.a('string').and.match(/Kyoto/);
+    await waitUntil(`${titleShown(id)} === ${JSON.stringify(conversation.title)}`);
+    expect(listings, 'the list was not shown again meanwhile').to.equal(2);
+    release();
+    await page.unroute(isListing);
+  });
+
   it('logged no script errors and no refused resources', () => {
     expect(browser?.problems).to.deep.equal([]);
   });
