@@ -76,4 +76,27 @@ describe('SendChatMessage', () => {
     expect(failure).to.be.instanceOf(ChatModelFailedError);
     expect(await unitOfWork.run((r) => r.messages.count('c'))).to.equal(1);
   });
+
+  it('a repeated message whose reply died with its producer (stale) is answered again, without waiting on its own step of the store', async () => {
+    const unitOfWork = new InMemoryUnitOfWork();
+    const clock = new FixedClock();
+    const model = new RecordingModel(() => ({ text: 'again' }));
+    const { turns, send, jobs } = chatApplication(model, { unitOfWork, clock, ids: new CountingIds(), replies: { staleMs: 1000 } });
+    // The turn is begun, and nothing produces its reply: as if its instance had died.
+    const begun = await turns.execute({ userId: 'u', conversationId: 'c', messageId: 'q1', text: 'hello' }, 'recording');
+    expect(begun.reply.status).to.equal('in_progress');
+    clock.time = new Date(clock.time.getTime() + 5000);
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the repeated message is still waiting after 5 s')), 5000)));
+    try {
+      const exchange = await Promise.race([send.execute({ userId: 'u', conversationId: 'c', messageId: 'q1', text: 'hello' }), stuck]);
+      expect(exchange.response).to.equal('again');
+      expect(exchange.userMessageId).to.equal('q1');
+      expect(exchange.messageId, 'a new reply').to.not.equal(begun.reply.messageId);
+    } finally {
+      clearTimeout(timer);
+      await jobs.shutdown(clock.now());
+    }
+    expect(await unitOfWork.run((r) => r.messages.count('c'))).to.equal(2); // the question, and the new reply in place of the interrupted one
+  });
 });

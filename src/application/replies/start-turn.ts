@@ -174,8 +174,10 @@ export class StartTurn {
   /** The reply of a question asked again: the one that stands, or a new one replacing one cut short. */
   private async replyOfRepeated(r: Repositories, question: Message, standing: Message | null, modelName: string, request: ChatRequest): Promise<Pick<Turn, 'reply' | 'request'>> {
     for (;;) {
-      if (standing && isStale(standing, staleBefore(this.clock.now(), this.jobs.settings.staleMs))) {
-        await this.jobs.sweepStale();
+      const before = staleBefore(this.clock.now(), this.jobs.settings.staleMs);
+      if (standing && isStale(standing, before)) {
+        // In this step of the store, not through ReplyJobs.sweepStale, which would wait for a step of its own (on the in-memory store, for this one to end).
+        await r.replies.interruptStale(before, this.clock.now());
         standing = await r.messages.findReplyTo(question.messageId);
       }
       if (standing && !isCutShort(standing)) return { reply: standing, request: null };
