@@ -8,6 +8,10 @@
  * - `messages_search_trigrams`: GIN on (user_id, text gin_trgm_ops) (pg_trgm): substrings
  *   (ILIKE), unspaced scripts such as Chinese, misspellings (`<%`, word similarity).
  *
+ * Both hold finished messages only (`where status = 'completed'`, the search's own condition):
+ * a reply being written is rewritten at every progress write, and each rewrite of an indexed
+ * row adds all its text's keys again; it is indexed once, when it finishes.
+ *
  * Both are built with `create index concurrently`, so writes go on while a large table is indexed.
  */
 
@@ -46,8 +50,12 @@ export function assertConfigName(language: string): string {
   return language;
 }
 
+/** Which messages the indexes hold: the finished ones, which search alone reads. */
+const INDEXED = `where "status" = 'completed'`;
+
 const wordsIndexSql = (name: string, language: string) =>
-  `create index concurrently if not exists "${name}" on "messages" using gin ("user_id", to_tsvector('${assertConfigName(language)}'::regconfig, "text"))`;
+  `create index concurrently if not exists "${name}" on "messages" using gin ("user_id", to_tsvector('${assertConfigName(language)}'::regconfig, "text")) ${INDEXED}`;
+const trigramsIndexSql = (name: string) => `create index concurrently if not exists "${name}" on "messages" using gin ("user_id", "text" gin_trgm_ops) ${INDEXED}`;
 
 export async function createSearchExtensions(run: Run): Promise<void> {
   for (const extension of SEARCH_EXTENSIONS) {
@@ -67,7 +75,7 @@ export async function createSearchIndexes(run: Run, language: string): Promise<v
   await dropInvalid(run, WORDS_INDEX);
   await run(wordsIndexSql(WORDS_INDEX, language));
   await dropInvalid(run, TRIGRAMS_INDEX);
-  await run(`create index concurrently if not exists "${TRIGRAMS_INDEX}" on "messages" using gin ("user_id", "text" gin_trgm_ops)`);
+  await run(trigramsIndexSql(TRIGRAMS_INDEX));
 }
 
 /** Fails clearly when `language` is no configuration of the database. */
@@ -86,22 +94,34 @@ export async function checkSearchLanguage(run: Run, language: string): Promise<v
 }
 
 /**
- * After the migrations: the words index must stem by `language`. When it was built for another
- * one (SEARCH_LANGUAGE changed), it is rebuilt beside the old one, which is then dropped;
- * returns whether it was.
+ * After the migrations: each index as search-indexes.ts makes it today. One built otherwise — the
+ * words index for another language (SEARCH_LANGUAGE changed), or either one by an earlier version
+ * holding every message, replies being written included — is rebuilt beside the old one, which is
+ * then dropped; returns whether any was.
  */
 export async function keepSearchIndexesInStep(run: Run, language: string, note?: (message: string) => void): Promise<boolean> {
-  const [row] = await run(`select pg_get_indexdef(i.indexrelid) as definition, i.indisvalid as valid
-    from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = $1`, [WORDS_INDEX]);
-  if (row === undefined) return false; // not migrated yet: the migration makes it
-  if (row.valid === true && String(row.definition).includes(`'${language}'::regconfig`)) return false;
-  note?.(`rebuilding the search index ${WORDS_INDEX} to stem by SEARCH_LANGUAGE=${language} (it was built for another language); on a large table this takes a while`);
-  const replacement = `${WORDS_INDEX}_next`;
-  await run(`drop index concurrently if exists "${replacement}"`);
-  await run(wordsIndexSql(replacement, language));
-  await run(`drop index concurrently if exists "${WORDS_INDEX}"`);
-  await run(`alter index "${replacement}" rename to "${WORDS_INDEX}"`);
-  return true;
+  const wanted = [
+    { index: WORDS_INDEX, make: (name: string) => wordsIndexSql(name, language), marks: [`'${language}'::regconfig`], why: `to stem by SEARCH_LANGUAGE=${language}` },
+    { index: TRIGRAMS_INDEX, make: trigramsIndexSql, marks: [], why: '' },
+  ];
+  let rebuilt = false;
+  for (const { index, make, marks, why } of wanted) {
+    const [row] = await run(`select pg_get_indexdef(i.indexrelid) as definition, i.indisvalid as valid
+      from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = $1`, [index]);
+    if (row === undefined) continue; // not migrated yet: the migration makes it
+    const definition = String(row.definition);
+    const finishedOnly = /WHERE \(status = 'completed'::text\)$/u.test(definition);
+    if (row.valid === true && finishedOnly && marks.every((mark) => definition.includes(mark))) continue;
+    const reason = !finishedOnly ? 'to hold finished messages only (an earlier version indexed replies being written too)' : why;
+    note?.(`rebuilding the search index ${index} ${reason}; on a large table this takes a while`);
+    const replacement = `${index}_next`;
+    await run(`drop index concurrently if exists "${replacement}"`);
+    await run(make(replacement));
+    await run(`drop index concurrently if exists "${index}"`);
+    await run(`alter index "${replacement}" rename to "${index}"`);
+    rebuilt = true;
+  }
+  return rebuilt;
 }
 
 async function dropInvalid(run: Run, index: string): Promise<void> {
