@@ -636,8 +636,11 @@ describe('demo page in Chromium: managing conversations', function () {
     await service?.stop();
   });
 
-  it("shows a first turn's title from its title event, before the list is asked for again", async () => {
-    // The listing that shows the new conversation comes without titles; every later one waits.
+  /**
+   * The sidebar's listings from now on: the first answered without titles (once `beforeFirst` has
+   * resolved, when given), every later one held until `release()`, which also ends the routing.
+   */
+  const holdListings = async (beforeFirst?: () => Promise<unknown>) => {
     let listings = 0;
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -651,18 +654,30 @@ describe('demo page in Chromium: managing conversations', function () {
       const response = await route.fetch();
       const body = await response.json();
       for (const conversation of body.conversations) Object.assign(conversation, { title: null, title_source: null });
+      await beforeFirst?.();
       return route.fulfill({ response, json: body });
     });
+    return {
+      count: () => listings,
+      release: async () => {
+        release();
+        await page.unroute(isListing);
+      },
+    };
+  };
+
+  it("shows a first turn's title from its title event, before the list is asked for again", async () => {
+    // The listing that shows the new conversation comes without titles; every later one waits.
+    const listings = await holdListings();
     await send('Plan a weekend in Lisbon for me');
     first = conversationId();
     const { conversation } = (await stored(first)).json;
     expect(conversation.title_source).to.equal('first_message');
     expect(conversation.title).to.be.a('string').and.match(/Lisbon/);
     await waitUntil(`${titleShown(first)} === ${JSON.stringify(conversation.title)}`);
-    expect(listings, 'the list was not shown again meanwhile').to.equal(2);
+    expect(listings.count(), 'the list was not shown again meanwhile').to.equal(2);
     expect(await page.locator('#chat-title').textContent()).to.equal(conversation.title);
-    release();
-    await page.unroute(isListing);
+    await listings.release();
   });
 
   it('renames a conversation in place: the new title shows, and stays after a reload', async () => {
@@ -741,30 +756,14 @@ describe('demo page in Chromium: managing conversations', function () {
 
   it('keeps a title its stream gave before the listing that shows the conversation came (read before the title was stored)', async () => {
     // The first listing is answered only once the reply has ended (its title event read), without titles; later ones wait.
-    let listings = 0;
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const isListing = (url: URL) => url.pathname.endsWith('/api/chat/conversations');
-    await page.route(isListing, async (route) => {
-      listings += 1;
-      if (listings > 1) {
-        await released;
-        return route.continue().catch(() => {});
-      }
-      const response = await route.fetch();
-      const body = await response.json();
-      for (const conversation of body.conversations) Object.assign(conversation, { title: null, title_source: null });
-      await waitUntil(`document.querySelector('#message-list .message--assistant[data-message-id]:not([data-streaming])')`);
-      return route.fulfill({ response, json: body });
-    });
+    const listings = await holdListings(() => waitUntil(`document.querySelector('#message-list .message--assistant[data-message-id]:not([data-streaming])')`));
     await send('Plan a week in Kyoto for me');
     const id = conversationId();
     const { conversation } = (await stored(id)).json;
     expect(conversation.title).to.be.a('string').and.match(/Kyoto/);
     await waitUntil(`${titleShown(id)} === ${JSON.stringify(conversation.title)}`);
-    expect(listings, 'the list was not shown again meanwhile').to.equal(2);
-    release();
-    await page.unroute(isListing);
+    expect(listings.count(), 'the list was not shown again meanwhile').to.equal(2);
+    await listings.release();
   });
 
   it('logged no script errors and no refused resources', () => {
