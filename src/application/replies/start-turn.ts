@@ -3,7 +3,7 @@ import { Conversation } from '../../domain/conversation.js';
 import { ConversationNotFoundError, FieldInvalidError, MessageIdConflictError, MessageNotFoundError, ReplyInProgressError } from '../../domain/errors.js';
 import { Message, type Role } from '../../domain/message.js';
 import type { Metadata } from '../../domain/metadata.js';
-import { isCutShort, isStale, openReply, staleBefore } from '../../domain/reply.js';
+import { isCutShort, isStale, openReply } from '../../domain/reply.js';
 import type { ChatLimits } from '../chat-limits.js';
 import type { ChatRequest } from '../ports/chat-model.js';
 import type { Clock } from '../ports/clock.js';
@@ -174,7 +174,7 @@ export class StartTurn {
   /** The reply of a question asked again: the one that stands, or a new one replacing one cut short. */
   private async replyOfRepeated(r: Repositories, question: Message, standing: Message | null, modelName: string, request: ChatRequest): Promise<Pick<Turn, 'reply' | 'request'>> {
     for (;;) {
-      const before = staleBefore(this.clock.now(), this.jobs.settings.staleMs);
+      const before = this.jobs.staleBefore();
       if (standing && isStale(standing, before)) {
         // In this step of the store, not through ReplyJobs.sweepStale, which would wait for a step of its own (on the in-memory store, for this one to end).
         await r.replies.interruptStale(before, this.clock.now());
