@@ -52,6 +52,8 @@ export function assertConfigName(language: string): string {
 
 /** Which messages the indexes hold: the finished ones, which search alone reads. */
 const INDEXED = `where "status" = 'completed'`;
+/** The same condition as pg_get_indexdef prints it, at the end of an index's definition. */
+const INDEXED_AS_PRINTED = /WHERE \(status = 'completed'::text\)$/u;
 
 const wordsIndexSql = (name: string, language: string) =>
   `create index concurrently if not exists "${name}" on "messages" using gin ("user_id", to_tsvector('${assertConfigName(language)}'::regconfig, "text")) ${INDEXED}`;
@@ -101,18 +103,21 @@ export async function checkSearchLanguage(run: Run, language: string): Promise<v
  */
 export async function keepSearchIndexesInStep(run: Run, language: string, note?: (message: string) => void): Promise<boolean> {
   const wanted = [
-    { index: WORDS_INDEX, make: (name: string) => wordsIndexSql(name, language), marks: [`'${language}'::regconfig`], why: `to stem by SEARCH_LANGUAGE=${language}` },
-    { index: TRIGRAMS_INDEX, make: trigramsIndexSql, marks: [], why: '' },
+    { index: WORDS_INDEX, make: (name: string) => wordsIndexSql(name, language), stems: true },
+    { index: TRIGRAMS_INDEX, make: trigramsIndexSql, stems: false },
   ];
   let rebuilt = false;
-  for (const { index, make, marks, why } of wanted) {
+  for (const { index, make, stems } of wanted) {
     const [row] = await run(`select pg_get_indexdef(i.indexrelid) as definition, i.indisvalid as valid
       from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = $1`, [index]);
     if (row === undefined) continue; // not migrated yet: the migration makes it
     const definition = String(row.definition);
-    const finishedOnly = /WHERE \(status = 'completed'::text\)$/u.test(definition);
-    if (row.valid === true && finishedOnly && marks.every((mark) => definition.includes(mark))) continue;
-    const reason = !finishedOnly ? 'to hold finished messages only (an earlier version indexed replies being written too)' : why;
+    const reason =
+      row.valid !== true ? 'as it was left half-built'
+      : !INDEXED_AS_PRINTED.test(definition) ? 'to hold finished messages only (an earlier version indexed replies being written too)'
+      : stems && !definition.includes(`'${language}'::regconfig`) ? `to stem by SEARCH_LANGUAGE=${language} (it was built for another language)`
+      : null;
+    if (reason === null) continue;
     note?.(`rebuilding the search index ${index} ${reason}; on a large table this takes a while`);
     const replacement = `${index}_next`;
     await run(`drop index concurrently if exists "${replacement}"`);
