@@ -7,26 +7,27 @@ import { aMessage } from '../../support/builders.js';
 import { uid } from '../../support/ids.js';
 import { ADMIN_URL, createTestDatabase, requirePostgres } from '../../support/postgres.js';
 
-async function admin(url: string, statements: string[]): Promise<void> {
+/** Runs `work` on a connection of its own to `url`, closed after it. */
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    for (const statement of statements) await client.query(statement);
+    return await work(client);
   } finally {
     await client.end();
   }
 }
 
-const indexDefinition = async (url: string) => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+const admin = (url: string, statements: string[]) =>
+  withClient(url, async (client) => {
+    for (const statement of statements) await client.query(statement);
+  });
+
+const indexDefinition = (url: string) =>
+  withClient(url, async (client) => {
     const { rows } = await client.query(`select indexname, indexdef from pg_indexes where tablename = 'messages' and indexname like 'messages_search%' order by 1`);
     return rows as { indexname: string; indexdef: string }[];
-  } finally {
-    await client.end();
-  }
-};
+  });
 
 describe('PostgreSQL: the search indexes at start-up', function () {
   this.timeout(30_000);
@@ -62,18 +63,13 @@ describe('PostgreSQL: the search indexes at start-up', function () {
          from generate_series(1, 20000) as i`,
       'analyze messages',
     ]);
-    const plan = async (condition: string) => {
-      const client = new pg.Client({ connectionString: database!.url });
-      await client.connect();
-      try {
+    const plan = (condition: string) =>
+      withClient(database!.url, async (client) => {
         // Whether the index can serve the query (its condition implied by the query's), not whether it is cheapest on a small table.
         await client.query('set enable_seqscan = off');
         const { rows } = await client.query(`explain select m.message_id from messages m where m.user_id = 'u7' and m.status = 'completed' and ${condition}`);
         return rows.map((row: Record<string, string>) => Object.values(row)[0]).join('\n');
-      } finally {
-        await client.end();
-      }
-    };
+      });
     expect(await plan(`to_tsvector('english'::regconfig, m.text) @@ websearch_to_tsquery('english'::regconfig, 'gardens')`)).to.include('messages_search_words');
     expect(await plan(`m.text ilike '%number 1207 about%'`)).to.include('messages_search_trigrams');
   });
