@@ -18,7 +18,7 @@ class FlakyUnitOfWork extends InMemoryUnitOfWork {
         regenerate: (start) => replies.regenerate(start),
         inProgressOf: (userId) => replies.inProgressOf(userId),
         reopen: (reply) => replies.reopen(reply),
-        advance: (id, text, at) => replies.advance(id, text, at),
+        advance: (advances, at) => replies.advance(advances, at),
         findInProgress: (id) => replies.findInProgress(id),
         interruptStale: (before, at) => replies.interruptStale(before, at),
         finish: (reply, at) => {

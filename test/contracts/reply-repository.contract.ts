@@ -165,29 +165,49 @@ export function replyRepositoryContract(make: MakeStore): void {
     describe('advance', () => {
       it('adds text to a reply in progress and marks it alive; empty text only marks it alive', async () => {
         const { reply } = await begin();
-        expect(await store.run((r) => r.replies.advance(reply.messageId, 'Grüße 👋', later(1000)))).to.equal(true);
-        expect(await store.run((r) => r.replies.advance(reply.messageId, ", it's C:\\ and \\n", later(2000)))).to.equal(true);
+        expect(await store.run((r) => r.replies.advance([{ replyId: reply.messageId, text: 'Grüße 👋' }], later(1000)))).to.deep.equal([reply.messageId]);
+        expect(await store.run((r) => r.replies.advance([{ replyId: reply.messageId, text: ", it's C:\\ and \\n" }], later(2000)))).to.deep.equal([reply.messageId]);
         let stored = await find(reply.messageId);
         const text = "Grüße 👋, it's C:\\ and \\n";
         expect([stored?.text, stored?.status, stored?.progressAt?.getTime()]).to.deep.equal([text, 'in_progress', later(2000).getTime()]);
-        expect(await store.run((r) => r.replies.advance(reply.messageId, '', later(3000)))).to.equal(true);
+        expect(await store.run((r) => r.replies.advance([{ replyId: reply.messageId, text: '' }], later(3000)))).to.deep.equal([reply.messageId]);
         stored = await find(reply.messageId);
         expect([stored?.text, stored?.progressAt?.getTime()]).to.deep.equal([text, later(3000).getTime()]);
       });
 
-      it('changes nothing once the reply is finished, or when there is none (false)', async () => {
+      it('advances many replies in one step, each by its own text; names those still in progress', async () => {
+        const [one, two, done] = [await begin(), await begin(), await begin()];
+        await store.run((r) => r.replies.finish(finished(done.reply, 'Final.', 'stop'), new Date()));
+        const advanced = await store.run((r) =>
+          r.replies.advance(
+            [
+              { replyId: one.reply.messageId, text: 'First ' },
+              { replyId: done.reply.messageId, text: ' more' },
+              { replyId: two.reply.messageId, text: 'Second ✓' },
+              { replyId: uid('nothing'), text: 'text' },
+            ],
+            later(1000),
+          ),
+        );
+        expect([...advanced].sort()).to.deep.equal([one.reply.messageId, two.reply.messageId].sort());
+        expect([(await find(one.reply.messageId))?.text, (await find(two.reply.messageId))?.text, (await find(done.reply.messageId))?.text]).to.deep.equal(['First ', 'Second ✓', 'Final.']);
+        expect((await find(two.reply.messageId))?.progressAt?.getTime()).to.equal(later(1000).getTime());
+        expect(await store.run((r) => r.replies.advance([], later(2000)))).to.deep.equal([]);
+      });
+
+      it('changes nothing once the reply is finished, or when there is none (not named)', async () => {
         const { reply } = await begin();
         await store.run((r) => r.replies.finish(finished(reply, 'Final.', 'stop'), new Date()));
-        expect(await store.run((r) => r.replies.advance(reply.messageId, ' more', new Date()))).to.equal(false);
+        expect(await store.run((r) => r.replies.advance([{ replyId: reply.messageId, text: ' more' }], new Date()))).to.deep.equal([]);
         expect((await find(reply.messageId))?.text).to.equal('Final.');
-        expect(await store.run((r) => r.replies.advance(uid('nothing'), 'text', new Date()))).to.equal(false);
+        expect(await store.run((r) => r.replies.advance([{ replyId: uid('nothing'), text: 'text' }], new Date()))).to.deep.equal([]);
       });
     });
 
     describe('finish', () => {
       it('stores the whole text and metadata as completed, and returns it', async () => {
         const { reply } = await begin();
-        await store.run((r) => r.replies.advance(reply.messageId, 'Partly', new Date()));
+        await store.run((r) => r.replies.advance([{ replyId: reply.messageId, text: 'Partly' }], new Date()));
         const whole = finished(reply, 'Partly written, then whole.', 'stop');
         const stored = await store.run((r) => r.replies.finish(whole, new Date()));
         expect(stored?.toProps()).to.deep.equal({ ...whole.toProps(), status: 'completed', progressAt: null });
@@ -226,11 +246,11 @@ export function replyRepositoryContract(make: MakeStore): void {
     describe('interruptStale', () => {
       it('finishes as interrupted the replies not advanced since `before`, removes the empty ones, leaves the rest', async () => {
         const stale = await begin();
-        await store.run((r) => r.replies.advance(stale.reply.messageId, 'Said before dying', longBefore(1000)));
+        await store.run((r) => r.replies.advance([{ replyId: stale.reply.messageId, text: 'Said before dying' }], longBefore(1000)));
         const empty = await begin();
-        await store.run((r) => r.replies.advance(empty.reply.messageId, '', longBefore(1000)));
+        await store.run((r) => r.replies.advance([{ replyId: empty.reply.messageId, text: '' }], longBefore(1000)));
         const alive = await begin();
-        await store.run((r) => r.replies.advance(alive.reply.messageId, 'Still going', longBefore(9000)));
+        await store.run((r) => r.replies.advance([{ replyId: alive.reply.messageId, text: 'Still going' }], longBefore(9000)));
 
         expect(await store.run((r) => r.replies.interruptStale(longBefore(5000), new Date()))).to.equal(2);
         const interrupted = await find(stale.reply.messageId);

@@ -74,6 +74,12 @@ export interface TurnRecord {
  * Replies as they are written. Each method is atomic by itself. Writes announce nothing: the
  * producer pushes a reply's news to its followers (ReplyNotifications).
  */
+/** Text a reply in progress has grown by since its last write. */
+export interface ReplyAdvance {
+  replyId: string;
+  text: string;
+}
+
 export interface ReplyRepository {
   /**
    * In one step: claims the conversation, stores the user's message and opens its reply, and
@@ -87,8 +93,12 @@ export interface ReplyRepository {
    * (cancelled, error, interrupted). Null when another reply, in progress or answered, stands.
    */
   reopen(reply: Message): Promise<Message | null>;
-  /** Adds `text` to a reply in progress (empty text: a sign of life). False when it is no longer in progress. */
-  advance(replyId: string, text: string, at: Date): Promise<boolean>;
+  /**
+   * In one step, adds to each reply in progress its `text` (empty: a sign of life), `at` being
+   * its latest sign of life; the replies are distinct. Returns the ids of those still in
+   * progress (the rest were finished by someone else, or are gone).
+   */
+  advance(advances: readonly ReplyAdvance[], at: Date): Promise<string[]>;
   /**
    * Finishes a reply in progress with its whole text and metadata; an empty reply is removed.
    * Returns what is stored afterwards: this reply, the one someone else finished first, or null.

@@ -9,6 +9,7 @@ import type { ConversationName } from '../ports/reply-repository.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { TitleSource } from '../../domain/conversation.js';
 import { Changes } from './signals.js';
+import type { ReplyWrites, WrittenReply } from './reply-writes.js';
 
 export interface ReplySettings {
   /** How often, at most, a growing reply is written to the store. */
@@ -58,11 +59,12 @@ export interface ReplyEnd {
 
 /**
  * One reply produced by this instance, from its first piece to its stored end: it runs to its
- * end whoever listens (listeners read its shared text, each from its own position), writes its
- * text to the store in batches at most every `writeIntervalMs`, keeps its row alive while the
- * model thinks, and stores the end — the one place a reply is finished.
+ * end whoever listens (listeners read its shared text, each from its own position), has its
+ * text written to the store with every other reply's (reply-writes.ts: at most every
+ * `writeIntervalMs`, and its row kept alive while the model thinks), and stores the end — the
+ * one place a reply is finished.
  */
-export class ReplyJob {
+export class ReplyJob implements WrittenReply {
   text = '';
   /** The text's length in code points. */
   length = 0;
@@ -84,21 +86,18 @@ export class ReplyJob {
   private readonly abort = new AbortController();
   private stopReason: CutShort | null = null;
   private written = 0;
-  private writing: Promise<void> | null = null;
-  private writeTimer: NodeJS.Timeout | undefined;
-  private readonly keepAlive: NodeJS.Timeout;
 
   constructor(
     readonly reply: Message,
     generate: Generate,
     private readonly store: UnitOfWork,
+    private readonly writes: ReplyWrites,
     private readonly clock: Clock,
     private readonly settings: ReplySettings,
     private readonly naming?: Naming,
     private readonly tokens?: ReplyTokens,
   ) {
-    this.keepAlive = setInterval(() => this.write(), Math.max(100, Math.floor(settings.staleMs / 3)));
-    this.keepAlive.unref();
+    writes.add(this);
     this.done = this.run(generate);
   }
 
@@ -141,7 +140,7 @@ export class ReplyJob {
           this.recent.push(chunk.text);
           this.length += replyLength(chunk.text);
           this.changes.notify();
-          this.writeSoon();
+          this.writes.soon(this);
         }
       }
       if (!this.stopReason && modelEnd === null) throw new ChatModelFailedError('the language model stopped without finishing its reply');
@@ -171,9 +170,7 @@ export class ReplyJob {
   }
 
   private async finish(final: Message, failure: unknown): Promise<ReplyEnd> {
-    clearInterval(this.keepAlive);
-    clearTimeout(this.writeTimer);
-    await this.writing;
+    await this.writes.remove(this);
     let end: ReplyEnd;
     // A reply that answered (not one that failed) names a conversation that has no name yet.
     const name = final.text !== '' && failure === undefined ? await this.nameOf() : undefined;
@@ -214,35 +211,22 @@ export class ReplyJob {
     return proposed ? { title: proposed, source: 'generated' } : { title: this.naming.fallback, source: 'first_message' };
   }
 
-  /** A batch write soon, unless one is due already. */
-  private writeSoon(): void {
-    if (this.writeTimer || this.writing) return;
-    this.writeTimer = setTimeout(() => {
-      this.writeTimer = undefined;
-      this.write();
-    }, this.settings.writeIntervalMs);
+  /** Whether text came that no write has taken yet. */
+  get behind(): boolean {
+    return this.written < this.text.length;
   }
 
-  /** Writes the text not yet stored (or, with none, a sign of life); one write at a time. */
-  private write(): void {
-    if (this.writing || !this.running) return;
-    const pending = this.text.slice(this.written);
+  /** The text not yet stored, for a write (reply-writes.ts); the pieces kept for listeners start again after it. */
+  takeUnwritten(): string {
     this.firstRecent += this.recent.length;
     this.recent = [];
-    this.writing = this.store
-      .run((r) => r.replies.advance(this.replyId, pending, this.clock.now()), { atomic: false })
-      .then(
-        (stillRunning) => {
-          this.written += pending.length;
-          // Someone else finished the row (a stop from an instance that could not reach us, or the stale sweep).
-          if (!stillRunning) this.stop('cancelled');
-        },
-        () => undefined, // the database is away: the next write carries this text too
-      )
-      .finally(() => {
-        this.writing = null;
-        if (this.written < this.text.length && this.running) this.writeSoon();
-      });
+    return this.text.slice(this.written);
+  }
+
+  /** A write stored `length` more of the text; `stillRunning` false: someone else finished the row (a stop from an instance that could not reach us, or the stale sweep). */
+  wrote(length: number, stillRunning: boolean): void {
+    this.written += length;
+    if (!stillRunning) this.stop('cancelled');
   }
 }
 

@@ -7,6 +7,7 @@ import type { TokenUsage } from '../ports/chat-model.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { ReplyBroadcast } from './reply-broadcast.js';
 import { ReplyJob, type Generate, type Naming, type ReplySettings } from './reply-job.js';
+import { ReplyWrites } from './reply-writes.js';
 import { delay } from './signals.js';
 
 /**
@@ -19,6 +20,8 @@ export class ReplyJobs {
   private readonly jobs = new Map<string, ReplyJob>();
   /** The jobs other instances follow (reply-broadcast.ts). */
   private readonly broadcasts = new Map<string, ReplyBroadcast>();
+  /** Their progress, written for all of them together. */
+  private readonly writes: ReplyWrites;
   private readonly sweep: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
   private readonly unfollow: () => void;
@@ -32,6 +35,7 @@ export class ReplyJobs {
     readonly settings: ReplySettings,
     private readonly usage?: UsageRecorder,
   ) {
+    this.writes = new ReplyWrites(store, clock, settings);
     this.unsubscribe = notifications.onStopRequest((replyId) => this.jobs.get(replyId)?.stop('cancelled'));
     this.unfollow = notifications.onFollow((replyId, from) => this.followed(replyId, from));
     this.sweep = setInterval(() => void this.sweepStale().catch(() => undefined), Math.max(250, Math.floor(settings.staleMs / 2)));
@@ -44,7 +48,7 @@ export class ReplyJobs {
    */
   start(reply: Message, generate: Generate, naming?: Naming, estimate?: (text: string) => TokenUsage): ReplyJob {
     const tokens = this.usage ? { recorder: this.usage, estimate } : undefined;
-    const job = new ReplyJob(reply, generate, this.store, this.clock, this.settings, naming, tokens);
+    const job = new ReplyJob(reply, generate, this.store, this.writes, this.clock, this.settings, naming, tokens);
     this.jobs.set(reply.messageId, job);
     void job.done.finally(() => {
       this.jobs.delete(reply.messageId);
@@ -102,6 +106,7 @@ export class ReplyJobs {
     const running = [...this.jobs.values()];
     for (const job of running) job.stop('interrupted');
     await Promise.all(running.map((job) => job.done));
+    this.writes.close();
     // Followers elsewhere were served to the last end.
     this.unfollow();
   }

@@ -1,4 +1,4 @@
-import type { ConversationName, RegenerateRecord, RegenerateStart, ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
+import type { ConversationName, RegenerateRecord, RegenerateStart, ReplyAdvance, ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
 import { InMemoryConversationRepository } from './in-memory-conversation-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { cutShort, grown, isCutShort, isStale } from '../../../domain/reply.js';
@@ -79,11 +79,15 @@ export class InMemoryReplyRepository implements ReplyRepository {
     return opened;
   }
 
-  async advance(replyId: string, text: string, at: Date): Promise<boolean> {
-    const entry = this.store.messages.get(replyId);
-    if (!entry || entry.message.status !== 'in_progress') return false;
-    entry.message = grown(entry.message, text, at);
-    return true;
+  async advance(advances: readonly ReplyAdvance[], at: Date): Promise<string[]> {
+    const advanced: string[] = [];
+    for (const { replyId, text } of advances) {
+      const entry = this.store.messages.get(replyId);
+      if (!entry || entry.message.status !== 'in_progress') continue;
+      entry.message = grown(entry.message, text, at);
+      advanced.push(replyId);
+    }
+    return advanced;
   }
 
   async finish(reply: Message, at: Date, name?: ConversationName): Promise<Message | null> {

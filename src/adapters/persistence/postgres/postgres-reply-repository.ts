@@ -1,4 +1,4 @@
-import type { ConversationName, RegenerateRecord, RegenerateStart, ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
+import type { ConversationName, RegenerateRecord, RegenerateStart, ReplyAdvance, ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { CUT_SHORT } from '../../../domain/reply.js';
 import { claimAndInsert, conversationFirst, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toMessage, treeInput, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
@@ -146,13 +146,16 @@ export class PostgresReplyRepository implements ReplyRepository {
     return rows[0] ? toMessage(rows[0]) : null;
   }
 
-  async advance(replyId: string, text: string, at: Date): Promise<boolean> {
+  async advance(advances: readonly ReplyAdvance[], at: Date): Promise<string[]> {
+    if (advances.length === 0) return [];
     const rows = await this.db.rows<{ message_id: string }>(
       sql`/* replies.advance */ with advanced as (
-         update messages set text = text || ${text}, progress_at = ${at} where message_id = ${replyId} and status = 'in_progress' returning message_id)
+         update messages m set text = m.text || v.piece, progress_at = ${at}
+         from unnest(${textArray(advances.map((a) => a.replyId))}, ${textArray(advances.map((a) => a.text))}) as v (message_id, piece)
+         where m.message_id = v.message_id and m.status = 'in_progress' returning m.message_id)
        select message_id from advanced`,
     );
-    return rows.length > 0;
+    return rows.map((row) => row.message_id);
   }
 
   async finish(reply: Message, at: Date, name?: ConversationName): Promise<Message | null> {
