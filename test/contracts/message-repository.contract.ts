@@ -44,6 +44,17 @@ export function messageRepositoryContract(make: MakeStore): void {
       expect(found?.toProps()).to.deep.equal(message.toProps());
     });
 
+    it('finds many messages by id at once: those that exist, each once, whatever their conversation', async () => {
+      const [one, other] = [await newConversation(), await newConversation()];
+      const a = aMessage(one, { text: 'first' });
+      const b = aMessage(other, { text: 'second' });
+      await insert([a]);
+      await insert([b]);
+      const found = await store.run((r) => r.messages.findByIds([b.messageId, uid('nothing'), a.messageId, b.messageId]));
+      expect(found.map((m) => m.toProps()).sort((x, y) => x.text.localeCompare(y.text))).to.deep.equal([a.toProps(), b.toProps()]);
+      expect(await store.run((r) => r.messages.findByIds([]))).to.deep.equal([]);
+    });
+
     it('with an id already stored writes nothing, and returns the stored message as taken', async () => {
       const conversation = await newConversation();
       const first = aMessage(conversation);

@@ -136,6 +136,8 @@ export interface MessageRepository {
    */
   importConversation(imported: ImportedConversation): Promise<ImportOutcome>;
   findById(messageId: string): Promise<Message | null>;
+  /** The messages of these ids that exist, in any order. */
+  findByIds(messageIds: readonly string[]): Promise<Message[]>;
   /** The latest assistant message stored as a reply to a user message. */
   findReplyTo(userMessageId: string): Promise<Message | null>;
   /** How many messages the conversation holds. */

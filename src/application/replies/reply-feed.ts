@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { ChatModelFailedError } from '../../domain/errors.js';
 import type { TitleSource } from '../../domain/conversation.js';
 import type { Message } from '../../domain/message.js';
@@ -7,7 +8,7 @@ import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { ReplyJob } from './reply-job.js';
 import type { ReplyJobs } from './reply-jobs.js';
 import { FOLLOW_RENEW_MS } from './reply-broadcast.js';
-import { AbortableWaits, Wakeup } from './signals.js';
+import { AbortableWaits, Ticker, Wakeup } from './signals.js';
 
 export type FeedEvent =
   /** The text after the listener's position; `position` is where it stands afterwards (code points). */
@@ -21,20 +22,37 @@ export type FeedEnd = Extract<FeedEvent, { type: 'end' }>;
 
 /** How often a follower of a reply produced elsewhere reads the stored reply, whatever the news says. */
 const POLL_MS = 1000;
+/** Most replies read in one statement. */
+const MAX_READ_BATCH = 500;
 
 /**
  * A reply as a listener reads it, from any position: what is there, then what comes, then
  * the end. Pull-based: each read returns everything written since the last one, so a slow
  * listener costs nothing but its position (the text is shared: the producing job's here, or
  * the store's). A reply produced on this instance is read from its job (at once); one produced
- * elsewhere from the pieces its producer pushes, and from the store.
+ * elsewhere from the pieces its producer pushes, and from the store. The followers of an instance
+ * poll the store and renew their follows on shared ticks, and the reads that come in the same turn
+ * of the event loop are one statement (a thousand followers: one read a second, not a thousand).
  */
 export class ReplyFeed {
+  private readonly polls = new Ticker(POLL_MS);
+  private readonly renewals = new Ticker(FOLLOW_RENEW_MS);
+  /** Stored replies by id, read together (never cached: each load reads the store). */
+  private readonly stored: DataLoader<string, Message | null>;
+
   constructor(
     private readonly jobs: ReplyJobs,
-    private readonly store: UnitOfWork,
+    store: UnitOfWork,
     private readonly notifications: ReplyNotifications,
-  ) {}
+  ) {
+    this.stored = new DataLoader(
+      async (ids) => {
+        const found = new Map((await store.run((r) => r.messages.findByIds(ids), { atomic: false })).map((message) => [message.messageId, message]));
+        return ids.map((id) => found.get(id) ?? null);
+      },
+      { cache: false, maxBatchSize: MAX_READ_BATCH },
+    );
+  }
 
   watch(reply: Message, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
     const job = this.jobs.local(reply.messageId);
@@ -99,11 +117,11 @@ export class ReplyFeed {
       wakeup.notify();
     });
     this.notifications.follow(replyId, position);
-    const renew = setInterval(() => this.notifications.follow(replyId, position), FOLLOW_RENEW_MS);
-    const poll = setInterval(() => {
+    const stopRenewing = this.renewals.every(() => this.notifications.follow(replyId, position));
+    const stopPolling = this.polls.every(() => {
       look = true;
       wakeup.notify();
-    }, POLL_MS);
+    });
     let askedAt = position;
     try {
       let reply: Message | null = first;
@@ -133,15 +151,15 @@ export class ReplyFeed {
         if (job) return yield* this.fromJob(job, position, signal);
         if (look || isStale(reply, this.jobs.staleBefore())) {
           look = false;
-          reply = await this.store.run((r) => r.messages.findById(replyId), { atomic: false });
+          reply = await this.stored.load(replyId);
         }
       }
       yield { type: 'end', message: null, finishReason: 'cancelled', position };
     } finally {
       waits.dispose();
       unwatch();
-      clearInterval(renew);
-      clearInterval(poll);
+      stopRenewing();
+      stopPolling();
     }
   }
 }

@@ -81,3 +81,34 @@ export function delay(ms: number): { elapsed: Promise<void>; cancel(): void } {
   const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))));
   return { elapsed, cancel: () => clearTimeout(timer) };
 }
+
+/**
+ * One timer for many who each want to be called every `ms`: a thousand followers of replies wake
+ * together, so what each then does (a read of the store, a renewed follow) can go out together.
+ * The timer runs while someone is called (and does not keep the process alive).
+ */
+export class Ticker {
+  private readonly callbacks = new Set<() => void>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly ms: number) {}
+
+  /** Calls `callback` at every tick until the returned function is called. */
+  every(callback: () => void): () => void {
+    const entry = () => callback();
+    this.callbacks.add(entry);
+    if (!this.timer) {
+      this.timer = setInterval(() => {
+        for (const call of this.callbacks) call();
+      }, this.ms);
+      this.timer.unref();
+    }
+    return () => {
+      this.callbacks.delete(entry);
+      if (this.callbacks.size === 0) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+    };
+  }
+}

@@ -34,6 +34,10 @@ export class InMemoryMessageRepository implements MessageRepository {
     return this.store.messages.get(messageId)?.message ?? null;
   }
 
+  async findByIds(messageIds: readonly string[]): Promise<Message[]> {
+    return [...new Set(messageIds)].flatMap((id) => this.store.messages.get(id)?.message ?? []);
+  }
+
   async findReplyTo(userMessageId: string): Promise<Message | null> {
     const replyId = this.store.replies.get(userMessageId)?.at(-1);
     return replyId === undefined ? null : (this.store.messages.get(replyId)?.message ?? null);

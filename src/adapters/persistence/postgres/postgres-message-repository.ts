@@ -51,6 +51,12 @@ export class PostgresMessageRepository implements MessageRepository {
     return row ? toMessage(row) : null;
   }
 
+  async findByIds(messageIds: readonly string[]): Promise<Message[]> {
+    if (messageIds.length === 0) return [];
+    const rows = await this.db.rows<MessageRow>(sql`/* messages.find_by_ids */ select * from messages where message_id = any(${textArray(messageIds)})`);
+    return rows.map(toMessage);
+  }
+
   async findReplyTo(userMessageId: string): Promise<Message | null> {
     const [row] = await this.db.rows<MessageRow>(
       sql`select * from messages where reply_to = ${userMessageId} order by created_at desc, seq desc limit 1`,

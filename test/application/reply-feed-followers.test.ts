@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import type { ChatModel } from '../../src/application/ports/chat-model.js';
+import type { Repositories } from '../../src/application/ports/unit-of-work.js';
+import { ReplyFeed } from '../../src/application/replies/reply-feed.js';
+import { ReplyJobs } from '../../src/application/replies/reply-jobs.js';
+import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
+import { SystemClock } from '../../src/adapters/system/system-clock.js';
+import { chatApplication } from '../support/chat-application.js';
+
+/** The in-memory store, recording how many replies each read by ids asked for. */
+class RecordingUnitOfWork extends InMemoryUnitOfWork {
+  readonly reads: number[] = [];
+
+  override run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    return super.run((repositories) => {
+      const messages = repositories.messages;
+      const recording: Repositories['messages'] = Object.create(messages);
+      recording.findByIds = (ids) => {
+        this.reads.push(ids.length);
+        return messages.findByIds(ids);
+      };
+      return work({ ...repositories, messages: recording });
+    });
+  }
+}
+
+/** 12 pieces 100 ms apart: longer than the followers' poll (1 s). */
+const paced: ChatModel = {
+  name: 'paced',
+  complete: () => Promise.reject(new Error('not used')),
+  async *stream() {
+    for (let i = 0; i < 12; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      yield { type: 'delta', text: `p${i} ` };
+    }
+    yield { type: 'finish', finishReason: 'stop', model: 'paced', usage: null };
+  },
+};
+const whole = Array.from({ length: 12 }, (_, i) => `p${i} `).join('');
+
+describe('ReplyFeed: followers of replies produced on another instance', () => {
+  it('poll the store together: one read for all of them at each tick, not one each; every follower gets the whole reply', async () => {
+    const unitOfWork = new RecordingUnitOfWork();
+    const producer = chatApplication(paced, { unitOfWork });
+    // The second instance: its own jobs and feed over the same store and news.
+    const settings = { writeIntervalMs: 20, staleMs: 30_000 };
+    const followerFeed = new ReplyFeed(new ReplyJobs(unitOfWork, unitOfWork.notifications, new SystemClock(), settings), unitOfWork, unitOfWork.notifications);
+    const followers = 20;
+    const streams = await Promise.all(Array.from({ length: followers }, (_, n) => producer.stream.execute({ userId: `u${n}`, conversationId: `c${n}`, text: 'hi' })));
+    const texts = await Promise.all(
+      streams.map(async (stream) => {
+        let text = '';
+        for await (const event of followerFeed.watch(producer.jobs.local(stream.messageId)!.reply, 0, new AbortController().signal)) {
+          if (event.type === 'text') text += event.text;
+        }
+        return text;
+      }),
+    );
+    expect(texts).to.deep.equal(Array.from({ length: followers }, () => whole));
+    // Each follower reads at least twice (a poll, its end): apart, that would be 40 reads.
+    expect(Math.max(...unitOfWork.reads), `reads of ${JSON.stringify(unitOfWork.reads)} replies`).to.be.at.least(followers / 2);
+    expect(unitOfWork.reads.length).to.be.below(followers * 1.5);
+  });
+});
