@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import type pg from 'pg';
+import pg from 'pg';
 import { migrate, openPool } from '../../src/adapters/persistence/postgres/database.js';
 import { PostgresUnitOfWork } from '../../src/adapters/persistence/postgres/postgres-unit-of-work.js';
 import { openPostgresStore } from '../../src/adapters/persistence/postgres/postgres-store.js';
-import { PostgresReplyNotifications } from '../../src/adapters/persistence/postgres/postgres-reply-notifications.js';
+import { FOLLOW_CHANNEL, PostgresReplyNotifications } from '../../src/adapters/persistence/postgres/postgres-reply-notifications.js';
 import { createTestDatabase, requirePostgres } from '../support/postgres.js';
 import { storeContracts } from './all-contracts.js';
 
@@ -126,6 +126,34 @@ describe('PostgreSQL reply notifications: a lost connection', function () {
       unwatch();
     } finally {
       await Promise.all([follower.close(), producer.close()]);
+      await database.drop();
+    }
+  });
+});
+
+describe('PostgreSQL reply notifications: follows sent together', function () {
+  this.timeout(30_000);
+  it('a thousand follows made at once go out as a few notices, each below the payload limit', async function () {
+    await requirePostgres(this);
+    const database = await createTestDatabase();
+    const follower = new PostgresReplyNotifications({ url: database.url, timeoutMs: 5000 });
+    const listener = new pg.Client({ connectionString: database.url });
+    try {
+      await Promise.all([follower.start(), listener.connect()]);
+      const payloads: string[] = [];
+      listener.on('notification', (notice) => notice.channel === FOLLOW_CHANNEL && payloads.push(notice.payload ?? ''));
+      await listener.query(`listen ${FOLLOW_CHANNEL}`);
+      const follows = Array.from({ length: 1000 }, (_, n) => [`0192f5c3-7a1b-7c2d-8e3f-${String(n).padStart(12, '0')}`, n * 10] as [string, number]);
+      for (const [replyId, from] of follows) follower.follow(replyId, from);
+      for (let waited = 0; payloads.flatMap((p) => JSON.parse(p) as unknown[]).length < follows.length; waited += 20) {
+        if (waited > 10_000) throw new Error(`timed out with ${payloads.length} notices`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(payloads.flatMap((p) => JSON.parse(p) as unknown[])).to.deep.equal(follows);
+      expect(payloads.length).to.be.within(2, 20);
+      for (const payload of payloads) expect(Buffer.byteLength(payload)).to.be.below(8000);
+    } finally {
+      await Promise.all([follower.close(), listener.end()]);
       await database.drop();
     }
   });

@@ -86,6 +86,20 @@ export function replyNotificationsContract(make: MakeStore): void {
       expect(heard.map((list) => list.filter(([id]) => id === replyId))).to.deep.equal([[[replyId, 42]], [[replyId, 42]]]);
     });
 
+    it('many follows at once (more than one notice holds) each reach the listeners, with their positions', async () => {
+      const heard = new Map<string, number[]>();
+      const off = notifications().onFollow((replyId, from) => heard.set(replyId, [...(heard.get(replyId) ?? []), from]));
+      const follows = Array.from({ length: 600 }, (_, n) => [uid('reply'), n] as const);
+      try {
+        for (const [replyId, from] of follows) notifications().follow(replyId, from);
+        notifications().follow(follows[0]![0], 7); // the same reply from another position
+        await until(() => follows.every(([replyId]) => heard.has(replyId)) && heard.get(follows[0]![0])!.length === 2);
+      } finally {
+        off();
+      }
+      expect(follows.map(([replyId]) => heard.get(replyId))).to.deep.equal(follows.map(([, from]) => (from === 0 ? [0, 7] : [from])));
+    });
+
     it('a stop asked for reaches every stop listener with the reply id', async () => {
       const heard: string[][] = [[], []];
       const off = heard.map((list) => notifications().onStopRequest((replyId) => list.push(replyId)));

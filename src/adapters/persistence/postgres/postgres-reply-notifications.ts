@@ -4,7 +4,7 @@ import { replyLength } from '../../../domain/reply.js';
 
 /** Pieces and ends of replies (payload: JSON, see `encode`). */
 export const NEWS_CHANNEL = 'assistant_reply_news';
-/** Follows of replies (payload: JSON `{ r: replyId, f: from }`). */
+/** Follows of replies (payload: JSON `[[replyId, from], …]`, the follows sent together; an earlier version's `{ r, f }` is read too). */
 export const FOLLOW_CHANNEL = 'assistant_reply_follows';
 /** Stops asked for (payload: the reply's id). */
 export const STOP_CHANNEL = 'assistant_reply_stops';
@@ -51,6 +51,8 @@ export class PostgresReplyNotifications implements ReplyNotifications {
   /** The last piece waiting in `queue` for each reply. */
   private lastPiece = new Map<string, Notice>();
   private sending: Promise<void> | null = null;
+  /** Follows waiting to be sent: they go out together, as many to a notice as fit. */
+  private follows: [string, number][] = [];
 
   constructor(private readonly options: PostgresNotificationsOptions) {}
 
@@ -84,7 +86,9 @@ export class PostgresReplyNotifications implements ReplyNotifications {
   }
 
   follow(replyId: string, from: number): void {
-    this.enqueue({ channel: FOLLOW_CHANNEL, payload: JSON.stringify({ r: replyId, f: from }) });
+    if (this.closed || this.follows.length >= MAX_QUEUED) return;
+    this.follows.push([replyId, from]);
+    this.send();
   }
 
   onFollow(onFollow: (replyId: string, from: number) => void): () => void {
@@ -116,7 +120,7 @@ export class PostgresReplyNotifications implements ReplyNotifications {
 
   /** Sends what waits (the last ends of replies among it), then stops listening. */
   async close(): Promise<void> {
-    for (let batches = 0; batches < 10 && this.client && (this.sending || this.queue.length > 0); batches++) {
+    for (let batches = 0; batches < 10 && this.client && (this.sending || this.queue.length > 0 || this.follows.length > 0); batches++) {
       this.send();
       await this.sending;
     }
@@ -137,9 +141,10 @@ export class PostgresReplyNotifications implements ReplyNotifications {
   /** One batch at a time, each in one statement of its own (its own short transaction). */
   private send(): void {
     const client = this.client;
-    if (this.sending || !client || this.queue.length === 0) return;
-    const batch = this.queue;
+    if (this.sending || !client || (this.queue.length === 0 && this.follows.length === 0)) return;
+    const batch = [...this.queue, ...followNotices(this.follows)];
     this.queue = [];
+    this.follows = [];
     this.lastPiece.clear();
     this.sending = client
       .query('select pg_notify(n.channel, n.payload) from unnest($1::text[], $2::text[]) as n(channel, payload)', [
@@ -161,12 +166,12 @@ export class PostgresReplyNotifications implements ReplyNotifications {
       for (const onStop of this.stopListeners) onStop(payload);
       return;
     }
-    const decoded = decode(payload);
-    if (!decoded) return;
     if (channel === FOLLOW_CHANNEL) {
-      if (typeof decoded.f === 'number') for (const onFollow of this.followListeners) onFollow(decoded.r, decoded.f);
+      for (const [replyId, from] of decodeFollows(payload)) for (const onFollow of this.followListeners) onFollow(replyId, from);
       return;
     }
+    const decoded = decode(payload);
+    if (!decoded) return;
     const set = this.watchers.get(decoded.r);
     if (!set) return;
     const news: ReplyNews | null =
@@ -181,6 +186,7 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     void client.end().catch(() => undefined);
     // What waited to be sent is dropped: followers find the gap, or read the store.
     this.queue = [];
+    this.follows = [];
     this.lastPiece.clear();
     this.options.onState?.('lost', error);
     this.reconnect();
@@ -205,6 +211,42 @@ function decode(payload: string): { r: string; f?: unknown; t?: unknown; e?: unk
     return typeof value === 'object' && value !== null && typeof (value as { r?: unknown }).r === 'string' ? (value as { r: string }) : null;
   } catch {
     return null;
+  }
+}
+
+/** Follows as few notices as hold them (each below the payload limit); the same follow twice is sent once. */
+function followNotices(follows: [string, number][]): Notice[] {
+  const notices: Notice[] = [];
+  const seen = new Set<string>();
+  let parts: string[] = [];
+  let bytes = 2;
+  const flush = () => {
+    if (parts.length > 0) notices.push({ channel: FOLLOW_CHANNEL, payload: `[${parts.join(',')}]` });
+    parts = [];
+    bytes = 2;
+  };
+  for (const follow of follows) {
+    const part = JSON.stringify(follow);
+    if (seen.has(part)) continue;
+    seen.add(part);
+    const size = Buffer.byteLength(part) + 1;
+    if (size + 2 > MAX_PAYLOAD_BYTES) continue; // an id too long for any notice: its follower reads the store
+    if (bytes + size > MAX_PAYLOAD_BYTES) flush();
+    parts.push(part);
+    bytes += size;
+  }
+  flush();
+  return notices;
+}
+
+/** The follows a notice carries: `[[replyId, from], …]`, or an earlier version's `{ r, f }`. */
+function decodeFollows(payload: string): [string, number][] {
+  try {
+    const value: unknown = JSON.parse(payload);
+    const list = Array.isArray(value) ? value : [[(value as { r?: unknown })?.r, (value as { f?: unknown })?.f]];
+    return list.filter((item): item is [string, number] => Array.isArray(item) && typeof item[0] === 'string' && typeof item[1] === 'number');
+  } catch {
+    return [];
   }
 }
 
