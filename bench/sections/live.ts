@@ -14,6 +14,8 @@ export const needsPostgres = true;
 
 /** Replies streaming while saveMessage is measured: half produced on each of two instances, each followed from the other. */
 const STREAMS = Number(process.env.BENCH_LIVE_STREAMS ?? 1000);
+/** DATABASE_TIMEOUT_MS of the two streaming instances (see `run`). */
+const BURST_TIMEOUT_MS = 15_000;
 
 const chat = (plan: ReplyPlan, n: number) => ({ user_id: `bench-live-${n % 50}`, text: JSON.stringify(plan) });
 
@@ -92,9 +94,12 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
   try {
     const model = cleanup.add(await startPacedModelServer(), (m) => m.stop());
     const database = cleanup.add(await createDatabase(settings.adminUrl, 'live'), (d) => d.drop());
+    // The streaming instances each take 500 stream begins and 500 resumes in the same instant: their
+    // pools (10 connections) are waited for longer than the default 3 s bound, past which a request gets 503.
+    const streaming = { ...pacedModelEnvironment(model), DATABASE_TIMEOUT_MS: String(BURST_TIMEOUT_MS) };
     const [first, second, writer] = await Promise.all([
-      startService('first instance', { databaseUrl: database.url, env: pacedModelEnvironment(model) }),
-      startService('second instance', { databaseUrl: database.url, env: pacedModelEnvironment(model) }),
+      startService('first instance', { databaseUrl: database.url, env: streaming }),
+      startService('second instance', { databaseUrl: database.url, env: streaming }),
       startService('writing instance', { databaseUrl: database.url }),
     ]);
     for (const server of [first!, second!, writer!]) cleanup.add(server, (s) => s.stop());
