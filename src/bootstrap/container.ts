@@ -48,6 +48,7 @@ import { checkSpeechVoices, speechSynthesizerFor, startSpeech } from './speech.j
 import { bindResponses } from './responses-bindings.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 import { startUsage } from './usage.js';
+import { BatchedStoredReplies } from '../adapters/persistence/batched-stored-replies.js';
 import { InMemoryUsageLedger } from '../adapters/persistence/memory/in-memory-usage-ledger.js';
 import { GetUsage } from '../application/use-cases/get-usage.js';
 
@@ -99,6 +100,7 @@ async function bindAdapters(c: Container, config: Config, overrides: AdapterOver
   constant(TOKENS.IdGenerator, overrides.ids ?? new UuidV7IdGenerator());
   constant(TOKENS.UnitOfWork, store.unitOfWork);
   constant(TOKENS.ReplyNotifications, store.notifications);
+  constant(TOKENS.StoredReplies, new BatchedStoredReplies(store.unitOfWork));
   constant(TOKENS.ReplySettings, config.replies);
   constant(TOKENS.PersonaSource, personaSource);
   constant(TOKENS.ChatModel, chatModel);
@@ -130,7 +132,7 @@ function bindApplication(c: Container): void {
     c.bind(type).toResolvedValue((...args: A) => new type(...args), dependencies);
 
   bind(ReplyJobs, [TOKENS.UnitOfWork, TOKENS.ReplyNotifications, TOKENS.Clock, TOKENS.ReplySettings, TOKENS.UsageMeter]).inSingletonScope();
-  bind(ReplyFeed, [ReplyJobs, TOKENS.UnitOfWork, TOKENS.ReplyNotifications]).inSingletonScope();
+  bind(ReplyFeed, [ReplyJobs, TOKENS.StoredReplies, TOKENS.ReplyNotifications]).inSingletonScope();
   bind(ConversationTitles, [TOKENS.UnitOfWork, TOKENS.ChatModel, TOKENS.PersonaSource, TOKENS.TitleSettings, TOKENS.UsageMeter]).inSingletonScope();
   bind(StartTurn, [TOKENS.UnitOfWork, TOKENS.PersonaSource, TOKENS.Clock, TOKENS.IdGenerator, TOKENS.ChatLimits, ReplyJobs, ConversationTitles]).inSingletonScope();
   bind(SweepConversations, [TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.ConversationSettings, TOKENS.OnSwept]).inSingletonScope();

@@ -7,6 +7,7 @@ import type { GraphStatusProbe } from '../application/ports/graph-status-probe.j
 import type { IdGenerator } from '../application/ports/id-generator.js';
 import type { PersonaSource } from '../application/ports/persona-source.js';
 import type { ReplyNotifications } from '../application/ports/reply-notifications.js';
+import type { StoredReplies } from '../application/ports/stored-replies.js';
 import type { SpeechCache } from '../application/ports/speech-cache.js';
 import type { SpeechSynthesizer } from '../application/ports/speech-synthesizer.js';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
@@ -40,6 +41,7 @@ export const TOKENS = {
   IdGenerator: token<IdGenerator>('IdGenerator'),
   UnitOfWork: token<UnitOfWork>('UnitOfWork'),
   ReplyNotifications: token<ReplyNotifications>('ReplyNotifications'),
+  StoredReplies: token<StoredReplies>('StoredReplies'),
   ChatModel: token<ChatModel>('ChatModel'),
   PersonaSource: token<PersonaSource>('PersonaSource'),
   GraphStatusProbe: token<GraphStatusProbe>('GraphStatusProbe'),

@@ -4,6 +4,7 @@ import type { ReplyNews, ReplyNotifications } from '../../src/application/ports/
 import { FOLLOW_LEASE_MS } from '../../src/application/replies/reply-broadcast.js';
 import { ReplyFeed, type FeedEvent } from '../../src/application/replies/reply-feed.js';
 import { ReplyJobs } from '../../src/application/replies/reply-jobs.js';
+import { BatchedStoredReplies } from '../../src/adapters/persistence/batched-stored-replies.js';
 import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
 import { Message } from '../../src/domain/message.js';
 import { aConversation, aMessage } from '../support/builders.js';
@@ -61,7 +62,7 @@ async function twoInstances(now: () => number = Date.now) {
   const settings = { writeIntervalMs: 60_000, staleMs: 600_000 };
   const producer = new ReplyJobs(unitOfWork, news, clock, settings);
   const followerJobs = new ReplyJobs(unitOfWork, news, clock, settings);
-  const follower = new ReplyFeed(followerJobs, unitOfWork, news);
+  const follower = new ReplyFeed(followerJobs, new BatchedStoredReplies(unitOfWork), news);
   const conversation = aConversation();
   const question = aMessage(conversation, { text: 'a question' });
   const reply = Message.create({

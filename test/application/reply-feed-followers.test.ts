@@ -3,6 +3,7 @@ import type { ChatModel } from '../../src/application/ports/chat-model.js';
 import type { Repositories } from '../../src/application/ports/unit-of-work.js';
 import { ReplyFeed } from '../../src/application/replies/reply-feed.js';
 import { ReplyJobs } from '../../src/application/replies/reply-jobs.js';
+import { BatchedStoredReplies } from '../../src/adapters/persistence/batched-stored-replies.js';
 import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
 import { SystemClock } from '../../src/adapters/system/system-clock.js';
 import { chatApplication } from '../support/chat-application.js';
@@ -44,7 +45,7 @@ describe('ReplyFeed: followers of replies produced on another instance', () => {
     const producer = chatApplication(paced, { unitOfWork });
     // The second instance: its own jobs and feed over the same store and news.
     const settings = { writeIntervalMs: 20, staleMs: 30_000 };
-    const followerFeed = new ReplyFeed(new ReplyJobs(unitOfWork, unitOfWork.notifications, new SystemClock(), settings), unitOfWork, unitOfWork.notifications);
+    const followerFeed = new ReplyFeed(new ReplyJobs(unitOfWork, unitOfWork.notifications, new SystemClock(), settings), new BatchedStoredReplies(unitOfWork), unitOfWork.notifications);
     const followers = 20;
     const streams = await Promise.all(Array.from({ length: followers }, (_, n) => producer.stream.execute({ userId: `u${n}`, conversationId: `c${n}`, text: 'hi' })));
     const texts = await Promise.all(

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { migrate, openPool } from '../../src/adapters/persistence/postgres/database.js';
 import { PostgresUnitOfWork } from '../../src/adapters/persistence/postgres/postgres-unit-of-work.js';
 import { openPostgresStore } from '../../src/adapters/persistence/postgres/postgres-store.js';
-import { FOLLOW_CHANNEL, PostgresReplyNotifications } from '../../src/adapters/persistence/postgres/postgres-reply-notifications.js';
+import { FOLLOW_CHANNEL, NEWS_CHANNEL, PostgresReplyNotifications } from '../../src/adapters/persistence/postgres/postgres-reply-notifications.js';
 import { createTestDatabase, requirePostgres } from '../support/postgres.js';
 import { storeContracts } from './all-contracts.js';
 
@@ -154,6 +154,49 @@ describe('PostgreSQL reply notifications: follows sent together', function () {
       for (const payload of payloads) expect(Buffer.byteLength(payload)).to.be.below(8000);
     } finally {
       await Promise.all([follower.close(), listener.end()]);
+      await database.drop();
+    }
+  });
+});
+
+describe('PostgreSQL reply notifications: news only to instances that follow, several pieces to a notice', function () {
+  this.timeout(30_000);
+  it('pieces of many replies published at once go out as a few notices; a follower that starts watching hears what comes after its follow', async function () {
+    await requirePostgres(this);
+    const database = await createTestDatabase();
+    const producer = new PostgresReplyNotifications({ url: database.url, timeoutMs: 5000 });
+    const follower = new PostgresReplyNotifications({ url: database.url, timeoutMs: 5000 });
+    const listener = new pg.Client({ connectionString: database.url });
+    try {
+      await Promise.all([producer.start(), follower.start(), listener.connect()]);
+      const payloads: string[] = [];
+      listener.on('notification', (notice) => notice.channel === NEWS_CHANNEL && payloads.push(notice.payload ?? ''));
+      await listener.query(`listen ${NEWS_CHANNEL}`);
+      const replies = Array.from({ length: 300 }, (_, n) => `0192f5c3-7a1b-7c2d-8e3f-${String(n).padStart(12, '0')}`);
+      for (const replyId of replies) producer.publish({ type: 'piece', replyId, from: 0, text: `the first words of ${replyId}` });
+      const parts = () => payloads.flatMap((p) => JSON.parse(p) as { r: string }[]);
+      for (let waited = 0; parts().length < replies.length; waited += 20) {
+        if (waited > 10_000) throw new Error(`timed out with ${payloads.length} notices`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(parts().map((part) => part.r)).to.deep.equal(replies);
+      expect(payloads.length).to.be.within(2, 30);
+      for (const payload of payloads) expect(Buffer.byteLength(payload)).to.be.below(8000);
+
+      // The follower watched nothing so far; it begins, follows, and the producer answers the follow at once.
+      const replyId = replies[0]!;
+      producer.onFollow((id, from) => id === replyId && producer.publish({ type: 'piece', replyId, from, text: 'after the follow' }));
+      const heard: string[] = [];
+      const unwatch = follower.watch(replyId, (news) => news.type === 'piece' && heard.push(news.text));
+      follower.follow(replyId, 30);
+      for (let waited = 0; heard.length === 0; waited += 20) {
+        if (waited > 10_000) throw new Error('the follower heard nothing');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(heard).to.deep.equal(['after the follow']);
+      unwatch();
+    } finally {
+      await Promise.all([producer.close(), follower.close(), listener.end()]);
       await database.drop();
     }
   });

@@ -9,6 +9,7 @@ import { ReplyJobs } from '../../src/application/replies/reply-jobs.js';
 import type { ChatLimits } from '../../src/application/chat-limits.js';
 import { SendChatMessage } from '../../src/application/replies/send-chat-message.js';
 import { StreamChatReply } from '../../src/application/replies/stream-chat-reply.js';
+import { BatchedStoredReplies } from '../../src/adapters/persistence/batched-stored-replies.js';
 import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
 import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
 import { SystemClock } from '../../src/adapters/system/system-clock.js';
@@ -28,7 +29,7 @@ export function chatApplication(model: ChatModel, options: ChatApplicationOption
   const clock = options.clock ?? new SystemClock();
   const ids = options.ids ?? new UuidV7IdGenerator();
   const jobs = new ReplyJobs(unitOfWork, unitOfWork.notifications, clock, { writeIntervalMs: 20, staleMs: 30_000, ...options.replies });
-  const feed = new ReplyFeed(jobs, unitOfWork, unitOfWork.notifications);
+  const feed = new ReplyFeed(jobs, new BatchedStoredReplies(unitOfWork), unitOfWork.notifications);
   const personas = new JsonFilePersonaSource();
   const titles = new ConversationTitles(unitOfWork, model, personas, { mode: 'first_message', timeoutMs: 1000 });
   const turns = new StartTurn(unitOfWork, personas, clock, ids, options.chat ?? { maxTextLength: 1000, historyMessages: 5, historyChars: 1000 }, jobs, titles);

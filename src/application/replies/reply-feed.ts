@@ -1,10 +1,9 @@
-import DataLoader from 'dataloader';
 import { ChatModelFailedError } from '../../domain/errors.js';
 import type { TitleSource } from '../../domain/conversation.js';
 import type { Message } from '../../domain/message.js';
 import { indexOfCodePoint, isStale, replyLength } from '../../domain/reply.js';
 import type { ReplyNotifications } from '../ports/reply-notifications.js';
-import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { StoredReplies } from '../ports/stored-replies.js';
 import type { ReplyJob } from './reply-job.js';
 import type { ReplyJobs } from './reply-jobs.js';
 import { FOLLOW_RENEW_MS } from './reply-broadcast.js';
@@ -22,8 +21,6 @@ export type FeedEnd = Extract<FeedEvent, { type: 'end' }>;
 
 /** How often a follower of a reply produced elsewhere reads the stored reply, whatever the news says. */
 const POLL_MS = 1000;
-/** Most replies read in one statement. */
-const MAX_READ_BATCH = 500;
 
 /**
  * A reply as a listener reads it, from any position: what is there, then what comes, then
@@ -31,28 +28,18 @@ const MAX_READ_BATCH = 500;
  * listener costs nothing but its position (the text is shared: the producing job's here, or
  * the store's). A reply produced on this instance is read from its job (at once); one produced
  * elsewhere from the pieces its producer pushes, and from the store. The followers of an instance
- * poll the store and renew their follows on shared ticks, and the reads that come in the same turn
- * of the event loop are one statement (a thousand followers: one read a second, not a thousand).
+ * poll the store and renew their follows on shared ticks, so their reads come together (and
+ * `StoredReplies` may send them as one).
  */
 export class ReplyFeed {
   private readonly polls = new Ticker(POLL_MS);
   private readonly renewals = new Ticker(FOLLOW_RENEW_MS);
-  /** Stored replies by id, read together (never cached: each load reads the store). */
-  private readonly stored: DataLoader<string, Message | null>;
 
   constructor(
     private readonly jobs: ReplyJobs,
-    store: UnitOfWork,
+    private readonly stored: StoredReplies,
     private readonly notifications: ReplyNotifications,
-  ) {
-    this.stored = new DataLoader(
-      async (ids) => {
-        const found = new Map((await store.run((r) => r.messages.findByIds(ids), { atomic: false })).map((message) => [message.messageId, message]));
-        return ids.map((id) => found.get(id) ?? null);
-      },
-      { cache: false, maxBatchSize: MAX_READ_BATCH },
-    );
-  }
+  ) {}
 
   watch(reply: Message, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
     const job = this.jobs.local(reply.messageId);
@@ -151,7 +138,7 @@ export class ReplyFeed {
         if (job) return yield* this.fromJob(job, position, signal);
         if (look || isStale(reply, this.jobs.staleBefore())) {
           look = false;
-          reply = await this.stored.load(replyId);
+          reply = await this.stored.read(replyId);
         }
       }
       yield { type: 'end', message: null, finishReason: 'cancelled', position };

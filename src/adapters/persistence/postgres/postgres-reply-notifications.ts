@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { ReplyNews, ReplyNotifications } from '../../../application/ports/reply-notifications.js';
 import { replyLength } from '../../../domain/reply.js';
 
-/** Pieces and ends of replies (payload: JSON, see `encode`). */
+/** Pieces and ends of replies (payload: a JSON list of `{ r, f, t }` pieces and `{ r, e: 1 }` ends; an earlier version's single object is read too). */
 export const NEWS_CHANNEL = 'assistant_reply_news';
 /** Follows of replies (payload: JSON `[[replyId, from], …]`, the follows sent together; an earlier version's `{ r, f }` is read too). */
 export const FOLLOW_CHANNEL = 'assistant_reply_follows';
@@ -11,8 +11,12 @@ export const STOP_CHANNEL = 'assistant_reply_stops';
 
 /** PostgreSQL refuses a payload of 8,000 bytes or more; a piece is split to stay below this. */
 const MAX_PAYLOAD_BYTES = 7900;
+/** A notice's payload at most: a list of parts (a piece alone in its brackets included). */
+const MAX_NOTICE_BYTES = MAX_PAYLOAD_BYTES + 2;
 /** Notices waiting to be sent beyond this many are dropped (followers find the gap and ask again). */
 const MAX_QUEUED = 10_000;
+/** How long an instance that follows no reply any more keeps listening to the news (a next follow often comes soon). */
+const NEWS_LINGER_MS = 5000;
 
 export interface PostgresNotificationsOptions {
   url: string;
@@ -53,6 +57,9 @@ export class PostgresReplyNotifications implements ReplyNotifications {
   private sending: Promise<void> | null = null;
   /** Follows waiting to be sent: they go out together, as many to a notice as fit. */
   private follows: [string, number][] = [];
+  /** Whether the connection listens to the news: only while this instance follows some reply. */
+  private hearingNews = false;
+  private stopHearing: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: PostgresNotificationsOptions) {}
 
@@ -63,7 +70,9 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     await client.connect();
-    await client.query(`listen ${NEWS_CHANNEL}; listen ${FOLLOW_CHANNEL}; listen ${STOP_CHANNEL}`);
+    const hearNews = this.watchers.size > 0;
+    await client.query(`${hearNews ? `listen ${NEWS_CHANNEL}; ` : ''}listen ${FOLLOW_CHANNEL}; listen ${STOP_CHANNEL}`);
+    this.hearingNews = hearNews;
     if (this.closed) {
       await client.end().catch(() => undefined);
       return;
@@ -79,9 +88,11 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     let set = this.watchers.get(replyId);
     if (!set) this.watchers.set(replyId, (set = new Set()));
     set.add(onNews);
+    this.hearNews();
     return () => {
       set.delete(onNews);
       if (set.size === 0 && this.watchers.get(replyId) === set) this.watchers.delete(replyId);
+      if (this.watchers.size === 0) this.lingerThenStopHearing();
     };
   }
 
@@ -126,9 +137,34 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     }
     this.closed = true;
     clearTimeout(this.retry);
+    clearTimeout(this.stopHearing);
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => undefined);
+  }
+
+  /**
+   * Listens to the news from now on (an instance that follows no reply does not receive every
+   * other instance's pieces). The LISTEN is sent before anything this watcher then sends on the
+   * same connection (its follow), so the pieces its follow brings are heard.
+   */
+  private hearNews(): void {
+    clearTimeout(this.stopHearing);
+    this.stopHearing = undefined;
+    if (this.hearingNews || !this.client) return;
+    this.hearingNews = true;
+    this.client.query(`listen ${NEWS_CHANNEL}`).catch(() => undefined); // a lost connection is re-made, and listens again
+  }
+
+  private lingerThenStopHearing(): void {
+    if (!this.hearingNews || this.stopHearing) return;
+    this.stopHearing = setTimeout(() => {
+      this.stopHearing = undefined;
+      if (this.watchers.size > 0 || !this.client || !this.hearingNews) return;
+      this.hearingNews = false;
+      this.client.query(`unlisten ${NEWS_CHANNEL}`).catch(() => undefined);
+    }, NEWS_LINGER_MS);
+    this.stopHearing.unref();
   }
 
   private enqueue(notice: Notice): void {
@@ -142,7 +178,7 @@ export class PostgresReplyNotifications implements ReplyNotifications {
   private send(): void {
     const client = this.client;
     if (this.sending || !client || (this.queue.length === 0 && this.follows.length === 0)) return;
-    const batch = [...this.queue, ...followNotices(this.follows)];
+    const batch = [...packed(NEWS_CHANNEL, this.queue.map((n) => n.payload)), ...packed(FOLLOW_CHANNEL, followParts(this.follows))];
     this.queue = [];
     this.follows = [];
     this.lastPiece.clear();
@@ -170,18 +206,19 @@ export class PostgresReplyNotifications implements ReplyNotifications {
       for (const [replyId, from] of decodeFollows(payload)) for (const onFollow of this.followListeners) onFollow(replyId, from);
       return;
     }
-    const decoded = decode(payload);
-    if (!decoded) return;
-    const set = this.watchers.get(decoded.r);
-    if (!set) return;
-    const news: ReplyNews | null =
-      decoded.e === 1 ? { type: 'end', replyId: decoded.r } : typeof decoded.f === 'number' && typeof decoded.t === 'string' ? { type: 'piece', replyId: decoded.r, from: decoded.f, text: decoded.t } : null;
-    if (news) for (const onNews of set) onNews(news);
+    for (const decoded of decodeNews(payload)) {
+      const set = this.watchers.get(decoded.r);
+      if (!set) continue;
+      const news: ReplyNews | null =
+        decoded.e === 1 ? { type: 'end', replyId: decoded.r } : typeof decoded.f === 'number' && typeof decoded.t === 'string' ? { type: 'piece', replyId: decoded.r, from: decoded.f, text: decoded.t } : null;
+      if (news) for (const onNews of set) onNews(news);
+    }
   }
 
   private lost(client: pg.Client, error?: unknown): void {
     if (this.client !== client || this.closed) return;
     this.client = null;
+    this.hearingNews = false;
     client.removeAllListeners('end');
     void client.end().catch(() => undefined);
     // What waited to be sent is dropped: followers find the gap, or read the store.
@@ -204,35 +241,26 @@ export class PostgresReplyNotifications implements ReplyNotifications {
   }
 }
 
-/** A payload as sent: `r` the reply, then `f` and `t` for a piece, `e` for an end. */
-function decode(payload: string): { r: string; f?: unknown; t?: unknown; e?: unknown } | null {
-  try {
-    const value: unknown = JSON.parse(payload);
-    return typeof value === 'object' && value !== null && typeof (value as { r?: unknown }).r === 'string' ? (value as { r: string }) : null;
-  } catch {
-    return null;
-  }
+/** Follows as parts of a notice, each once. */
+function followParts(follows: [string, number][]): string[] {
+  return [...new Set(follows.map((follow) => JSON.stringify(follow)))];
 }
 
-/** Follows as few notices as hold them (each below the payload limit); the same follow twice is sent once. */
-function followNotices(follows: [string, number][]): Notice[] {
+/** Parts (JSON values) as few notices as hold them, each a JSON list within the payload limit. */
+function packed(channel: string, parts: string[]): Notice[] {
   const notices: Notice[] = [];
-  const seen = new Set<string>();
-  let parts: string[] = [];
-  let bytes = 2;
+  let held: string[] = [];
+  let bytes = 2; // the brackets
   const flush = () => {
-    if (parts.length > 0) notices.push({ channel: FOLLOW_CHANNEL, payload: `[${parts.join(',')}]` });
-    parts = [];
+    if (held.length > 0) notices.push({ channel, payload: `[${held.join(',')}]` });
+    held = [];
     bytes = 2;
   };
-  for (const follow of follows) {
-    const part = JSON.stringify(follow);
-    if (seen.has(part)) continue;
-    seen.add(part);
-    const size = Buffer.byteLength(part) + 1;
-    if (size + 2 > MAX_PAYLOAD_BYTES) continue; // an id too long for any notice: its follower reads the store
-    if (bytes + size > MAX_PAYLOAD_BYTES) flush();
-    parts.push(part);
+  for (const part of parts) {
+    const size = Buffer.byteLength(part) + 1; // and a comma
+    if (2 + size > MAX_NOTICE_BYTES) continue; // too big for any notice (an id that long): its follower reads the store
+    if (bytes + size > MAX_NOTICE_BYTES) flush();
+    held.push(part);
     bytes += size;
   }
   flush();
@@ -243,8 +271,21 @@ function followNotices(follows: [string, number][]): Notice[] {
 function decodeFollows(payload: string): [string, number][] {
   try {
     const value: unknown = JSON.parse(payload);
-    const list = Array.isArray(value) ? value : [[(value as { r?: unknown })?.r, (value as { f?: unknown })?.f]];
+    const list = Array.isArray(value) ? value : [[(value as { r?: unknown } | null)?.r, (value as { f?: unknown } | null)?.f]];
     return list.filter((item): item is [string, number] => Array.isArray(item) && typeof item[0] === 'string' && typeof item[1] === 'number');
+  } catch {
+    return [];
+  }
+}
+
+/** A piece (`r` the reply, `f` and `t`) or an end (`r`, `e`) as sent. */
+type NewsPart = { r: string; f?: unknown; t?: unknown; e?: unknown };
+
+/** The news a notice carries: a list of parts, or an earlier version's single part. */
+function decodeNews(payload: string): NewsPart[] {
+  try {
+    const value: unknown = JSON.parse(payload);
+    return (Array.isArray(value) ? value : [value]).filter((part): part is NewsPart => typeof part === 'object' && part !== null && typeof (part as { r?: unknown }).r === 'string');
   } catch {
     return [];
   }

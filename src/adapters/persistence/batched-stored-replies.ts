@@ -1,0 +1,30 @@
+import DataLoader from 'dataloader';
+import type { StoredReplies } from '../../application/ports/stored-replies.js';
+import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
+import type { Message } from '../../domain/message.js';
+
+/** Most replies read in one statement. */
+const MAX_BATCH = 500;
+
+/**
+ * Reads asked for in the same turn of the event loop go to the store as one `findByIds`
+ * (DataLoader, without its cache: every read sees the store as it is). A thousand followers
+ * polling on one tick cost one statement, not a thousand.
+ */
+export class BatchedStoredReplies implements StoredReplies {
+  private readonly loader: DataLoader<string, Message | null>;
+
+  constructor(store: UnitOfWork) {
+    this.loader = new DataLoader(
+      async (ids) => {
+        const found = new Map((await store.run((r) => r.messages.findByIds(ids), { atomic: false })).map((message) => [message.messageId, message]));
+        return ids.map((id) => found.get(id) ?? null);
+      },
+      { cache: false, maxBatchSize: MAX_BATCH },
+    );
+  }
+
+  read(replyId: string): Promise<Message | null> {
+    return this.loader.load(replyId);
+  }
+}

@@ -1,0 +1,9 @@
+import type { Message } from '../../domain/message.js';
+
+/**
+ * Replies as the store holds them now, read by id, for followers of replies produced elsewhere:
+ * reads asked for at the same moment may travel to the store together (never from a cache).
+ */
+export interface StoredReplies {
+  read(replyId: string): Promise<Message | null>;
+}
