@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDatabase } from '../support/databases.js';
 import { loadRun, type LoadTarget } from '../support/load.js';
-import { pacedModelEnvironment, startPacedModelServer, STAMP, type ReplyPlan } from '../support/paced-model-server.js';
+import { liveChat, streamingRepliesApart } from '../support/live-streams.js';
+import { pacedModelEnvironment, startPacedModelProcess, STAMP, type ReplyPlan } from '../support/paced-model-server.js';
 import { measureOf, type Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
 import { Cleanup, startService, type RunningServer } from '../support/servers.js';
-import { readReply, type ReadReply } from '../support/sse-reader.js';
+import { readReply } from '../support/sse-reader.js';
 import { saveMessageBody } from '../support/workload.js';
 
 export const heading =
@@ -17,7 +18,6 @@ const STREAMS = Number(process.env.BENCH_LIVE_STREAMS ?? 1000);
 /** DATABASE_TIMEOUT_MS of the two streaming instances (see `run`). */
 const BURST_TIMEOUT_MS = 15_000;
 
-const chat = (plan: ReplyPlan, n: number) => ({ user_id: `bench-live-${n % 50}`, text: JSON.stringify(plan) });
 
 const percentile = (samples: number[], p: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor((samples.length * p) / 100))]!;
 
@@ -39,10 +39,10 @@ async function latencies(producer: RunningServer, other: RunningServer, replies:
   };
   await Promise.all(
     Array.from({ length: replies }, async (_, n) => {
-      const user = chat(plan, n).user_id;
+      const user = liveChat(plan, n).user_id;
       let resumed: Promise<unknown> = Promise.resolve();
       await readReply(`${producer.url}/v1/chat/stream`, {
-        body: chat(plan, n),
+        body: liveChat(plan, n),
         onDelta: collect(same, false),
         onStart: (messageId) => {
           resumed = readReply(`${other.url}/v1/chat/stream/${messageId}?user_id=${user}`, { onDelta: collect(elsewhere, true) });
@@ -54,52 +54,18 @@ async function latencies(producer: RunningServer, other: RunningServer, replies:
   return { same, other: elsewhere };
 }
 
-/**
- * `STREAMS` replies, half produced on `a` and half on `b`, each resumed (followed) on the other
- * instance from its start when `follow`. Resolves once every reply (and follower) is under way;
- * `done` once every reply and every follower has ended, each checked whole.
- */
-async function streamingReplies(a: RunningServer, b: RunningServer, plan: ReplyPlan, follow: boolean): Promise<{ done: Promise<void> }> {
-  let attached = 0;
-  let attachedAll!: () => void;
-  const allAttached = new Promise<void>((resolve) => (attachedAll = resolve));
-  const expected = plan.pieces * plan.size;
-  const whole = (reply: ReadReply, where: string) => {
-    if (reply.end?.event !== 'done' || reply.text.length !== expected) throw new Error(`a ${where} reply came incomplete: ${reply.text.length} of ${expected} characters, ended ${reply.end?.event} ${reply.end?.data ?? ""}`);
-  };
-  const replies = Array.from({ length: STREAMS }, async (_, n) => {
-    const [producer, follower] = n % 2 === 0 ? [a, b] : [b, a];
-    const body = chat(plan, n);
-    let followed: Promise<ReadReply> | undefined;
-    const produced = await readReply(`${producer.url}/v1/chat/stream`, {
-      body,
-      onStart: (messageId) => {
-        if (!follow) return void (++attached === STREAMS && attachedAll());
-        followed = readReply(`${follower.url}/v1/chat/stream/${messageId}?user_id=${body.user_id}`, {
-          onStart: () => void (++attached === STREAMS && attachedAll()),
-        });
-        followed.catch(() => undefined); // awaited below, once the produced reply has ended: not an unhandled rejection meanwhile
-      },
-    });
-    whole(produced, 'produced');
-    if (followed) whole(await followed, 'followed');
-  });
-  await Promise.race([allAttached, Promise.all(replies)]);
-  if (attached < STREAMS) throw new Error(`only ${attached} of ${STREAMS} replies were under way before they ended`);
-  return { done: Promise.all(replies).then(() => undefined) };
-}
-
 export async function run({ settings, log }: SectionContext): Promise<Row[]> {
   const cleanup = new Cleanup();
   try {
-    const model = cleanup.add(await startPacedModelServer(), (m) => m.stop());
+    // The model and the streams' clients run in processes of their own: the bench process's event loop is the load generator's.
+    const model = cleanup.add(await startPacedModelProcess(), (m) => m.stop());
     const database = cleanup.add(await createDatabase(settings.adminUrl, 'live'), (d) => d.drop());
     // The streaming instances each take 500 stream begins and 500 resumes in the same instant: their
     // pools (10 connections) are waited for longer than the default 3 s bound, past which a request gets 503.
-    const streaming = { ...pacedModelEnvironment(model), DATABASE_TIMEOUT_MS: String(BURST_TIMEOUT_MS) };
+    const streamingEnv = { ...pacedModelEnvironment(model), DATABASE_TIMEOUT_MS: String(BURST_TIMEOUT_MS) };
     const [first, second, writer] = await Promise.all([
-      startService('first instance', { databaseUrl: database.url, env: streaming }),
-      startService('second instance', { databaseUrl: database.url, env: streaming }),
+      startService('first instance', { databaseUrl: database.url, env: streamingEnv }),
+      startService('second instance', { databaseUrl: database.url, env: streamingEnv }),
       startService('writing instance', { databaseUrl: database.url }),
     ]);
     for (const server of [first!, second!, writer!]) cleanup.add(server, (s) => s.stop());
@@ -133,7 +99,7 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
     const unfollowed: number[] = [];
     const followed: number[] = [];
     const beside = async (follow: boolean, into: number[]) => {
-      const streaming = await streamingReplies(first!, second!, plan, follow);
+      const streaming = await streamingRepliesApart({ a: first!.url, b: second!.url, plan, follow, streams: STREAMS });
       into.push((await loadRun(save, settings.seconds, settings.connections)).rate);
       log(`saveMessage beside ${STREAMS} ${follow ? 'followed' : 'unfollowed'} replies: ${Math.round(into.at(-1)!)} req/s`);
       await streaming.done;
