@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { serviceCpuMeter } from '../support/cpu-meter.js';
 import { createDatabase } from '../support/databases.js';
 import { loadRun, type LoadTarget } from '../support/load.js';
 import { liveChat, streamingRepliesApart } from '../support/live-streams.js';
@@ -15,6 +17,8 @@ export const needsPostgres = true;
 
 /** Replies streaming while saveMessage is measured: half produced on each of two instances, each followed from the other. */
 const STREAMS = Number(process.env.BENCH_LIVE_STREAMS ?? 1000);
+/** The application name of the writing instance's connections. */
+const WRITER_APPLICATION = 'bench-live-writer';
 /** DATABASE_TIMEOUT_MS of the two streaming instances (see `run`). */
 const BURST_TIMEOUT_MS = 15_000;
 
@@ -66,7 +70,8 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
     const [first, second, writer] = await Promise.all([
       startService('first instance', { databaseUrl: database.url, env: streamingEnv }),
       startService('second instance', { databaseUrl: database.url, env: streamingEnv }),
-      startService('writing instance', { databaseUrl: database.url }),
+      // Its connections carry an application name of their own, so the CPU its PostgreSQL backends spend can be told apart.
+      startService('writing instance', { databaseUrl: `${database.url}?application_name=${WRITER_APPLICATION}` }),
     ]);
     for (const server of [first!, second!, writer!]) cleanup.add(server, (s) => s.stop());
     const rows: Row[] = [];
@@ -95,19 +100,32 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
     // Long enough to cover a measured run with its start-up: pieces every 500 ms (a reply at a reader's pace).
     const plan: ReplyPlan = { pieces: Math.ceil((settings.seconds + 20) * 2), size: 20, delayMs: 500 };
     await loadRun(save, settings.warmupSeconds, settings.connections);
+    // What a request costs the writing instance and its PostgreSQL backends, whatever share of the cores it got.
+    const monitor = cleanup.add(new pg.Pool({ connectionString: settings.adminUrl, max: 1 }), (p) => p.end());
+    const meter = serviceCpuMeter(writer!.pid, monitor, database.name, WRITER_APPLICATION);
+    const perCpu = { alone: [] as number[], unfollowed: [] as number[], followed: [] as number[] };
+    /** One measured run: its rate, and its requests per CPU second when the CPU could be read. */
+    const measured = async (into: number[], perCpuInto: number[]) => {
+      await meter.start();
+      const run = await loadRun(save, settings.seconds, settings.connections);
+      const cpu = await meter.stop();
+      into.push(run.rate);
+      if ('seconds' in cpu && cpu.seconds > 0) perCpuInto.push(run.good / cpu.seconds);
+      else log(`no CPU figure for this run: ${'unreadable' in cpu ? cpu.unreadable : 'no CPU time'}`);
+      return `${Math.round(run.rate)} req/s${'seconds' in cpu ? `, ${Math.round(run.good / cpu.seconds)} per CPU second` : ''}`;
+    };
     const alone: number[] = [];
     const unfollowed: number[] = [];
     const followed: number[] = [];
     const beside = async (follow: boolean, into: number[]) => {
       const streaming = await streamingRepliesApart({ a: first!.url, b: second!.url, plan, follow, streams: STREAMS });
-      into.push((await loadRun(save, settings.seconds, settings.connections)).rate);
-      log(`saveMessage beside ${STREAMS} ${follow ? 'followed' : 'unfollowed'} replies: ${Math.round(into.at(-1)!)} req/s`);
+      const figure = await measured(into, follow ? perCpu.followed : perCpu.unfollowed);
+      log(`saveMessage beside ${STREAMS} ${follow ? 'followed' : 'unfollowed'} replies: ${figure}`);
       await streaming.done;
       await sleep(500);
     };
     for (let round = 0; round < settings.runs; round++) {
-      alone.push((await loadRun(save, settings.seconds, settings.connections)).rate);
-      log(`saveMessage alone: ${Math.round(alone.at(-1)!)} req/s`);
+      log(`saveMessage alone: ${await measured(alone, perCpu.alone)}`);
       // Which of the two goes first alternates, so drift falls on both alike.
       for (const follow of round % 2 === 0 ? [true, false] : [false, true]) await beside(follow, follow ? followed : unfollowed);
     }
@@ -124,6 +142,14 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
       subject: rate(`beside ${STREAMS} followed replies`, followed, pace),
       baseline: rate(`beside ${STREAMS} unfollowed replies`, unfollowed, pace),
     });
+    if (perCpu.alone.length > 0 && perCpu.followed.length > 0) {
+      const cpuRate = (label: string, samples: number[]) => ({ label, measure: measureOf(samples), unit: 'req/CPU s' });
+      rows.push({
+        figure: `saveMessage per CPU second of the writing instance and its PostgreSQL backends, ${STREAMS} followed replies streaming`,
+        subject: cpuRate(`beside ${STREAMS} followed replies`, perCpu.followed),
+        baseline: cpuRate('alone', perCpu.alone),
+      });
+    }
     return rows;
   } finally {
     await cleanup.run();
