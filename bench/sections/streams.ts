@@ -20,7 +20,8 @@ const WARM_UP: { streams: number; plan: ReplyPlan } = { streams: 200, plan: { pi
 /** A run whose streams have not all ended by then has failed. */
 const RUN_TIMEOUT_MS = 120_000;
 
-type Subject = 'service' | 'relay';
+/** `untitled`: the service with TITLE_MODE=first_message, one model call per stream as the relay's (the default asks the model for each new conversation's title too). */
+type Subject = 'service' | 'untitled' | 'relay';
 
 interface Streamed {
   /** Milliseconds from sending the request to the first delta (-1: none came). */
@@ -134,9 +135,11 @@ export async function streamAll(server: RunningServer, count: number, plan: Repl
 }
 
 function startSubject(subject: Subject, model: PacedModelProcess): Promise<RunningServer> {
-  return subject === 'service'
-    ? startService('service in memory', { env: pacedModelEnvironment(model) })
-    : startBaseline('relay', 'relay-server', { MODEL_BASE_URL: model.baseUrl, MODEL: 'paced-1' });
+  if (subject !== 'relay') {
+    const titles: Record<string, string> = subject === 'untitled' ? { TITLE_MODE: 'first_message' } : {};
+    return startService(subject === 'service' ? 'service in memory' : 'service in memory, titles from the first message', { env: { ...pacedModelEnvironment(model), ...titles } });
+  }
+  return startBaseline('relay', 'relay-server', { MODEL_BASE_URL: model.baseUrl, MODEL: 'paced-1' });
 }
 
 /** A fresh server: warmed up, then `count` streams at once, its CPU time and RSS read around them. */
@@ -173,9 +176,9 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
   try {
     const model = cleanup.add(await startPacedModelProcess(), (m) => m.stop());
     const count = settings.streams;
-    const runs: Record<Subject, RunResult[]> = { service: [], relay: [] };
+    const runs: Record<Subject, RunResult[]> = { service: [], untitled: [], relay: [] };
     for (let round = 1; round <= settings.runs; round++) {
-      const order: Subject[] = round % 2 === 1 ? ['service', 'relay'] : ['relay', 'service'];
+      const order: Subject[] = round % 2 === 1 ? ['service', 'untitled', 'relay'] : ['relay', 'untitled', 'service'];
       for (const subject of order) {
         const overflowsBefore = listenOverflows();
         const result = await measureRun(subject, model, count);
@@ -204,6 +207,16 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
         subject: figure('service', 's', runs.service.map((r) => r.cpuSeconds)),
         baseline: figure('relay', 's', runs.relay.map((r) => r.cpuSeconds)),
         target: { text: `CPU time of ${streamsText} concurrent streams against a minimal relay's`, atMost: 1.5 },
+      },
+      {
+        figure: `first delta, ${streamsText} streams: the service with titles from the first message (one model call per stream, as the relay's)`,
+        subject: firstDelta('untitled'),
+        baseline: firstDelta('relay'),
+      },
+      {
+        figure: `CPU time, ${streamsText} streams: the service with titles from the first message`,
+        subject: figure('untitled', 's', runs.untitled.map((r) => r.cpuSeconds)),
+        baseline: figure('relay', 's', runs.relay.map((r) => r.cpuSeconds)),
       },
       {
         figure: 'peak RSS growth per 1,000 streams',
