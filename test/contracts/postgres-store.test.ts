@@ -131,27 +131,42 @@ describe('PostgreSQL reply notifications: a lost connection', function () {
   });
 });
 
+/** Waits, 20 ms at a time and 10 s at most, until `done`; `what` says what was awaited. */
+async function waitFor(done: () => boolean, what: () => string): Promise<void> {
+  for (let waited = 0; !done(); waited += 20) {
+    if (waited > 10_000) throw new Error(`timed out waiting for ${what()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A bare connection listening to `channel`: the payloads it hears, and the JSON lists they carry, joined. */
+async function listening(url: string, channel: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const payloads: string[] = [];
+  client.on('notification', (notice) => notice.channel === channel && payloads.push(notice.payload ?? ''));
+  await client.query(`listen ${channel}`);
+  return { payloads, parts: () => payloads.flatMap((p) => JSON.parse(p) as unknown[]), end: () => client.end() };
+}
+
+/** Ids of the shape the service gives replies (UUIDv7), numbered. */
+const replyIds = (count: number) => Array.from({ length: count }, (_, n) => `0192f5c3-7a1b-7c2d-8e3f-${String(n).padStart(12, '0')}`);
+
 describe('PostgreSQL reply notifications: follows sent together', function () {
   this.timeout(30_000);
   it('a thousand follows made at once go out as a few notices, each below the payload limit', async function () {
     await requirePostgres(this);
     const database = await createTestDatabase();
     const follower = new PostgresReplyNotifications({ url: database.url, timeoutMs: 5000 });
-    const listener = new pg.Client({ connectionString: database.url });
+    const listener = await listening(database.url, FOLLOW_CHANNEL);
     try {
-      await Promise.all([follower.start(), listener.connect()]);
-      const payloads: string[] = [];
-      listener.on('notification', (notice) => notice.channel === FOLLOW_CHANNEL && payloads.push(notice.payload ?? ''));
-      await listener.query(`listen ${FOLLOW_CHANNEL}`);
-      const follows = Array.from({ length: 1000 }, (_, n) => [`0192f5c3-7a1b-7c2d-8e3f-${String(n).padStart(12, '0')}`, n * 10] as [string, number]);
+      await follower.start();
+      const follows = replyIds(1000).map((replyId, n) => [replyId, n * 10] as [string, number]);
       for (const [replyId, from] of follows) follower.follow(replyId, from);
-      for (let waited = 0; payloads.flatMap((p) => JSON.parse(p) as unknown[]).length < follows.length; waited += 20) {
-        if (waited > 10_000) throw new Error(`timed out with ${payloads.length} notices`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(payloads.flatMap((p) => JSON.parse(p) as unknown[])).to.deep.equal(follows);
-      expect(payloads.length).to.be.within(2, 20);
-      for (const payload of payloads) expect(Buffer.byteLength(payload)).to.be.below(8000);
+      await waitFor(() => listener.parts().length >= follows.length, () => `the follows (${listener.payloads.length} notices so far)`);
+      expect(listener.parts()).to.deep.equal(follows);
+      expect(listener.payloads.length).to.be.within(2, 20);
+      for (const payload of listener.payloads) expect(Buffer.byteLength(payload)).to.be.below(8000);
     } finally {
       await Promise.all([follower.close(), listener.end()]);
       await database.drop();
@@ -166,22 +181,15 @@ describe('PostgreSQL reply notifications: news only to instances that follow, se
     const database = await createTestDatabase();
     const producer = new PostgresReplyNotifications({ url: database.url, timeoutMs: 5000 });
     const follower = new PostgresReplyNotifications({ url: database.url, timeoutMs: 5000 });
-    const listener = new pg.Client({ connectionString: database.url });
+    const listener = await listening(database.url, NEWS_CHANNEL);
     try {
-      await Promise.all([producer.start(), follower.start(), listener.connect()]);
-      const payloads: string[] = [];
-      listener.on('notification', (notice) => notice.channel === NEWS_CHANNEL && payloads.push(notice.payload ?? ''));
-      await listener.query(`listen ${NEWS_CHANNEL}`);
-      const replies = Array.from({ length: 300 }, (_, n) => `0192f5c3-7a1b-7c2d-8e3f-${String(n).padStart(12, '0')}`);
+      await Promise.all([producer.start(), follower.start()]);
+      const replies = replyIds(300);
       for (const replyId of replies) producer.publish({ type: 'piece', replyId, from: 0, text: `the first words of ${replyId}` });
-      const parts = () => payloads.flatMap((p) => JSON.parse(p) as { r: string }[]);
-      for (let waited = 0; parts().length < replies.length; waited += 20) {
-        if (waited > 10_000) throw new Error(`timed out with ${payloads.length} notices`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(parts().map((part) => part.r)).to.deep.equal(replies);
-      expect(payloads.length).to.be.within(2, 30);
-      for (const payload of payloads) expect(Buffer.byteLength(payload)).to.be.below(8000);
+      await waitFor(() => listener.parts().length >= replies.length, () => `the pieces (${listener.payloads.length} notices so far)`);
+      expect(listener.parts().map((part) => (part as { r: string }).r)).to.deep.equal(replies);
+      expect(listener.payloads.length).to.be.within(2, 30);
+      for (const payload of listener.payloads) expect(Buffer.byteLength(payload)).to.be.below(8000);
 
       // The follower watched nothing so far; it begins, follows, and the producer answers the follow at once.
       const replyId = replies[0]!;
@@ -189,10 +197,7 @@ describe('PostgreSQL reply notifications: news only to instances that follow, se
       const heard: string[] = [];
       const unwatch = follower.watch(replyId, (news) => news.type === 'piece' && heard.push(news.text));
       follower.follow(replyId, 30);
-      for (let waited = 0; heard.length === 0; waited += 20) {
-        if (waited > 10_000) throw new Error('the follower heard nothing');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitFor(() => heard.length > 0, () => 'the piece sent after the follow');
       expect(heard).to.deep.equal(['after the follow']);
       unwatch();
     } finally {
