@@ -141,8 +141,8 @@ function bindApplication(c: Container): void {
 
   bind(SendChatMessage, [StartTurn, TOKENS.ChatModel, ReplyJobs, ReplyFeed]);
   bind(StreamChatReply, [StartTurn, TOKENS.ChatModel, ReplyJobs, ReplyFeed]);
-  bind(ResumeChatReply, [TOKENS.UnitOfWork, ReplyFeed, ReplyJobs]);
-  bind(StopChatReply, [TOKENS.UnitOfWork, ReplyJobs, ReplyFeed, TOKENS.Clock]);
+  bind(ResumeChatReply, [TOKENS.StoredReplies, ReplyFeed, ReplyJobs]);
+  bind(StopChatReply, [TOKENS.UnitOfWork, TOKENS.StoredReplies, ReplyJobs, ReplyFeed, TOKENS.Clock]);
   bind(FindReplyInProgress, [TOKENS.UnitOfWork, ReplyFeed, ReplyJobs]);
   bind(SaveMessage, [TOKENS.UnitOfWork, TOKENS.Clock, TOKENS.IdGenerator]);
   bind(LoadMessages, [TOKENS.UnitOfWork, ReplyJobs]);

@@ -1,6 +1,7 @@
 import type { Message } from '../../domain/message.js';
 import { cutShort } from '../../domain/reply.js';
 import type { Clock } from '../ports/clock.js';
+import type { StoredReplies } from '../ports/stored-replies.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { ReplyFeed } from './reply-feed.js';
 import type { ReplyJobs } from './reply-jobs.js';
@@ -19,13 +20,14 @@ const PRODUCER_WAIT_MS = 3000;
 export class StopChatReply {
   constructor(
     private readonly unitOfWork: UnitOfWork,
+    private readonly stored: StoredReplies,
     private readonly jobs: ReplyJobs,
     private readonly feed: ReplyFeed,
     private readonly clock: Clock,
   ) {}
 
   async execute(input: { userId: string; messageId: string }): Promise<Message | null> {
-    const reply = await findReply(this.unitOfWork, input.userId, input.messageId);
+    const reply = await findReply(this.stored, input.userId, input.messageId);
     if (reply.status === 'completed') return reply;
     const end = await this.askProducer(reply);
     return end ? end.message : this.stopHere(reply.messageId);
@@ -40,7 +42,7 @@ export class StopChatReply {
 
   /** No producer answered: the reply is stopped as it was last stored. */
   private async stopHere(replyId: string): Promise<Message | null> {
-    const current = await this.unitOfWork.run((r) => r.messages.findById(replyId), { atomic: false });
+    const current = await this.stored.read(replyId);
     if (!current || current.status === 'completed') return current;
     return this.unitOfWork.run((r) => r.replies.finish(cutShort(current, 'cancelled'), this.clock.now()), { atomic: false });
   }
