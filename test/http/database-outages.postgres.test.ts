@@ -9,6 +9,7 @@ import { startStallingProxy, type StallingProxy } from '../support/tcp-fixtures.
 import { requireThrowawayPostgres, startThrowawayPostgres, type ThrowawayPostgres } from '../support/throwaway-postgres.js';
 
 const UNAVAILABLE = { detail: 'the database is unavailable; try again shortly', status: 'error' };
+const BUSY = { detail: 'the database is busy (every connection of this instance is in use); try again shortly', status: 'error' };
 
 describe('PostgreSQL stopped under a steady write load', function () {
   this.timeout(120_000);
@@ -164,6 +165,41 @@ describe('a DATABASE_URL naming a database that does not exist', function () {
       await client.connect();
       await client.query(`drop database if exists "${name}" with (force)`);
       await client.end();
+    }
+  });
+});
+
+describe('PostgreSQL busy: every pooled connection in use for the whole wait', function () {
+  this.timeout(60_000);
+
+  it('answers 503 saying the database is busy (not down), and serves again once the connections are free', async function () {
+    await requirePostgres(this);
+    const database = await createTestDatabase();
+    const service = await startTestService({ DATABASE_URL: database.url, DATABASE_TIMEOUT_MS: '1000', DATABASE_POOL_MAX: '1' });
+    const blocker = new pg.Client({ connectionString: database.url });
+    try {
+      const ids = { user_id: uid('user'), conversation_id: uid('conv') };
+      const save = (text: string) => service.post('/api/chat/saveMessage', { ...ids, role: 'user', text });
+      expect((await save('first')).status).to.equal(201);
+      // Another client holds the conversation's row: the one pooled connection waits on it (until the statement
+      // bound, 1 s, and then the next request's does), and the requests that come 200 ms later wait for the pool,
+      // which is never free during their wait.
+      await blocker.connect();
+      await blocker.query('begin');
+      await blocker.query('select 1 from conversations where conversation_id = $1 for update', [ids.conversation_id]);
+      const first = save('holding the connection');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const answers = [await first, ...(await Promise.all(Array.from({ length: 5 }, (_, n) => save(`waiting ${n}`))))];
+      await blocker.query('rollback');
+      expect(answers.map((res) => res.status)).to.satisfy((statuses: number[]) => statuses.every((status) => status === 503 || status === 201));
+      const details = answers.filter((res) => res.status === 503).map((res) => res.json.detail as string);
+      expect(details).to.include(BUSY.detail);
+      for (const detail of details) expect(detail).to.be.oneOf([BUSY.detail, UNAVAILABLE.detail]);
+      expect((await save('after')).status).to.equal(201);
+    } finally {
+      await blocker.end().catch(() => undefined);
+      await service.stop();
+      await database.drop();
     }
   });
 });

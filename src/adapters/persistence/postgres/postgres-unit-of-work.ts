@@ -11,6 +11,9 @@ import { inTransaction, Statements } from './statements.js';
 import { isDatabaseUnavailable, isRetryable } from './unavailable.js';
 
 const ATTEMPTS = 3;
+const UNAVAILABLE = 'the database is unavailable; try again shortly';
+/** Every connection of the pool was in use for the whole wait (DATABASE_TIMEOUT_MS): the database answers, but not in time for this request. */
+const BUSY = 'the database is busy (every connection of this instance is in use); try again shortly';
 
 /**
  * Each atomic unit of work is one PostgreSQL transaction on one connection of the pool; other
@@ -37,11 +40,17 @@ export class PostgresUnitOfWork implements UnitOfWork {
         return await inTransaction(this.pool, (db) => work(repositoriesOn(db, this.searchLanguage)));
       } catch (error) {
         if (error instanceof DomainError) throw error;
-        if (isDatabaseUnavailable(error)) throw new DependencyUnavailableError('the database is unavailable; try again shortly');
+        if (isDatabaseUnavailable(error)) throw new DependencyUnavailableError(this.poolFull(error) ? BUSY : UNAVAILABLE);
         if (attempt < ATTEMPTS && isRetryable(error)) continue;
         throw error;
       }
     }
+  }
+
+  /** The wait for a pooled connection timed out while every connection was busy with other requests (not down). */
+  private poolFull(error: unknown): boolean {
+    const waitedForPool = error instanceof Error && error.message === 'timeout exceeded when trying to connect';
+    return waitedForPool && this.pool.idleCount === 0 && this.pool.totalCount >= (this.pool.options.max ?? 10);
   }
 }
 
