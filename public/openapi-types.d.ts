@@ -242,7 +242,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -528,7 +528,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -647,7 +647,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -778,7 +778,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -891,7 +891,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -1064,7 +1064,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -1218,7 +1218,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -1354,7 +1354,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -1499,7 +1499,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -1678,7 +1678,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -1778,7 +1778,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -1885,7 +1885,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -1986,7 +1986,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -2111,7 +2111,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -2210,7 +2210,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -2326,7 +2326,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -2437,7 +2437,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -2538,7 +2538,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -2680,7 +2680,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -3857,7 +3857,7 @@ export interface paths {
                         "application/json": components["schemas"]["OpenAiError"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -4038,7 +4038,7 @@ export interface paths {
                         "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -4175,7 +4175,7 @@ export interface paths {
                         "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -4344,7 +4344,7 @@ export interface paths {
                         "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -4499,7 +4499,7 @@ export interface paths {
                         "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -4667,7 +4667,7 @@ export interface paths {
                         "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -4814,7 +4814,7 @@ export interface paths {
                         "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -4977,7 +4977,7 @@ export interface paths {
                         "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -5111,7 +5111,7 @@ export interface paths {
                         "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -5264,7 +5264,7 @@ export interface paths {
                         "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -5426,7 +5426,7 @@ export interface paths {
                         "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -5574,7 +5574,7 @@ export interface paths {
                         "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -5711,7 +5711,7 @@ export interface paths {
                         "application/json": components["schemas"]["OpenAiError"] | components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];
@@ -6037,7 +6037,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A required dependency (the database) is unavailable */
+                /** @description A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS) */
                 503: {
                     headers: {
                         "X-Request-Id": components["headers"]["RequestId"];

@@ -14,7 +14,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   431: 'Request headers (or the URL) too large, refused by the HTTP parser',
   500: 'An unexpected fault (logged; the detail is generic)',
   502: 'The language model or speech engine failed',
-  503: 'A required dependency (the database) is unavailable',
+  503: 'A required dependency (the database) is unavailable, or every database connection of the instance stayed busy for the whole wait (DATABASE_TIMEOUT_MS)',
   504: 'The language model or speech engine timed out',
 };
 
