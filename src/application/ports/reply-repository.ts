@@ -70,16 +70,16 @@ export interface TurnRecord {
   opened: boolean;
 }
 
-/**
- * Replies as they are written. Each method is atomic by itself. Writes announce nothing: the
- * producer pushes a reply's news to its followers (ReplyNotifications).
- */
 /** Text a reply in progress has grown by since its last write. */
 export interface ReplyAdvance {
   replyId: string;
   text: string;
 }
 
+/**
+ * Replies as they are written. Each method is atomic by itself. Writes announce nothing: the
+ * producer pushes a reply's news to its followers (ReplyNotifications).
+ */
 export interface ReplyRepository {
   /**
    * In one step: claims the conversation, stores the user's message and opens its reply, and

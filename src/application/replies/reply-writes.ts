@@ -99,8 +99,7 @@ export class ReplyWrites {
     for (let at = 0; at < batch.length; at += MAX_BATCH) {
       const writes = batch.slice(at, at + MAX_BATCH).map((reply) => ({ reply, replyId: reply.replyId, text: reply.takeUnwritten() }));
       try {
-        const advances = writes.map(({ replyId, text }) => ({ replyId, text }));
-        const stillRunning = new Set(await this.store.run((r) => r.replies.advance(advances, this.clock.now()), { atomic: false }));
+        const stillRunning = new Set(await this.store.run((r) => r.replies.advance(writes, this.clock.now()), { atomic: false }));
         for (const { reply, replyId, text } of writes) reply.wrote(text.length, stillRunning.has(replyId));
       } catch {
         // The database is away: the next write carries this text too.

@@ -108,12 +108,11 @@ export async function keepSearchIndexesInStep(run: Run, language: string, note?:
   ];
   let rebuilt = false;
   for (const { index, make, stems } of wanted) {
-    const [row] = await run(`select pg_get_indexdef(i.indexrelid) as definition, i.indisvalid as valid
-      from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = $1`, [index]);
+    const row = await indexNamed(run, index);
     if (row === undefined) continue; // not migrated yet: the migration makes it
-    const definition = String(row.definition);
+    const definition = row.definition;
     const reason =
-      row.valid !== true ? 'as it was left half-built'
+      !row.valid ? 'as it was left half-built'
       : !INDEXED_AS_PRINTED.test(definition) ? 'to hold finished messages only (an earlier version indexed replies being written too)'
       : stems && !definition.includes(`'${language}'::regconfig`) ? `to stem by SEARCH_LANGUAGE=${language} (it was built for another language)`
       : null;
@@ -129,7 +128,14 @@ export async function keepSearchIndexesInStep(run: Run, language: string, note?:
   return rebuilt;
 }
 
+/** The index of that name as pg prints it, and whether it is valid (a build stopped half-way leaves it invalid); undefined when there is none. */
+async function indexNamed(run: Run, index: string): Promise<{ definition: string; valid: boolean } | undefined> {
+  const [row] = await run(`select pg_get_indexdef(i.indexrelid) as definition, i.indisvalid as valid
+    from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = $1`, [index]);
+  return row === undefined ? undefined : { definition: String(row.definition), valid: row.valid === true };
+}
+
 async function dropInvalid(run: Run, index: string): Promise<void> {
-  const [row] = await run(`select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = $1`, [index]);
-  if (row !== undefined && row.valid !== true) await run(`drop index concurrently if exists "${index}"`);
+  const row = await indexNamed(run, index);
+  if (row !== undefined && !row.valid) await run(`drop index concurrently if exists "${index}"`);
 }
