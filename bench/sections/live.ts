@@ -22,7 +22,6 @@ const WRITER_APPLICATION = 'bench-live-writer';
 /** DATABASE_TIMEOUT_MS of the two streaming instances (see `run`). */
 const BURST_TIMEOUT_MS = 15_000;
 
-
 const percentile = (samples: number[], p: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor((samples.length * p) / 100))]!;
 
 /**
@@ -103,51 +102,50 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
     // What a request costs the writing instance and its PostgreSQL backends, whatever share of the cores it got.
     const monitor = cleanup.add(new pg.Pool({ connectionString: settings.adminUrl, max: 1 }), (p) => p.end());
     const meter = serviceCpuMeter(writer!.pid, monitor, database.name, WRITER_APPLICATION);
-    const perCpu = { alone: [] as number[], unfollowed: [] as number[], followed: [] as number[] };
-    /** One measured run: its rate, and its requests per CPU second when the CPU could be read. */
-    const measured = async (into: number[], perCpuInto: number[]) => {
+    type Kind = 'alone' | 'unfollowed' | 'followed';
+    /** Per kind of run: its rates, and its requests per CPU second where the CPU could be read. */
+    const measures: Record<Kind, { rates: number[]; perCpu: number[] }> = { alone: { rates: [], perCpu: [] }, unfollowed: { rates: [], perCpu: [] }, followed: { rates: [], perCpu: [] } };
+    /** One measured run of saveMessage: its figures, kept under `kind`, and a line saying them. */
+    const measured = async (kind: Kind) => {
       await meter.start();
       const run = await loadRun(save, settings.seconds, settings.connections);
       const cpu = await meter.stop();
-      into.push(run.rate);
-      if ('seconds' in cpu && cpu.seconds > 0) perCpuInto.push(run.good / cpu.seconds);
+      measures[kind].rates.push(run.rate);
+      if ('seconds' in cpu && cpu.seconds > 0) measures[kind].perCpu.push(run.good / cpu.seconds);
       else log(`no CPU figure for this run: ${'unreadable' in cpu ? cpu.unreadable : 'no CPU time'}`);
-      return `${Math.round(run.rate)} req/s${'seconds' in cpu ? `, ${Math.round(run.good / cpu.seconds)} per CPU second` : ''}`;
+      return `saveMessage ${kind === 'alone' ? 'alone' : `beside ${STREAMS} ${kind} replies`}: ${Math.round(run.rate)} req/s${'seconds' in cpu ? `, ${Math.round(run.good / cpu.seconds)} per CPU second` : ''}`;
     };
-    const alone: number[] = [];
-    const unfollowed: number[] = [];
-    const followed: number[] = [];
-    const beside = async (follow: boolean, into: number[]) => {
+    const beside = async (follow: boolean) => {
       const streaming = await streamingRepliesApart({ a: first!.url, b: second!.url, plan, follow, streams: STREAMS });
-      const figure = await measured(into, follow ? perCpu.followed : perCpu.unfollowed);
-      log(`saveMessage beside ${STREAMS} ${follow ? 'followed' : 'unfollowed'} replies: ${figure}`);
+      log(await measured(follow ? 'followed' : 'unfollowed'));
       await streaming.done;
       await sleep(500);
     };
     for (let round = 0; round < settings.runs; round++) {
-      log(`saveMessage alone: ${await measured(alone, perCpu.alone)}`);
+      log(await measured('alone'));
       // Which of the two goes first alternates, so drift falls on both alike.
-      for (const follow of round % 2 === 0 ? [true, false] : [false, true]) await beside(follow, follow ? followed : unfollowed);
+      for (const follow of round % 2 === 0 ? [true, false] : [false, true]) await beside(follow);
     }
+    const { alone, unfollowed, followed } = measures;
     const rate = (label: string, samples: number[], note?: string) => ({ label, measure: measureOf(samples), unit: 'req/s', note });
     const pace = `a piece every ${plan.delayMs} ms each`;
     rows.push({
       figure: `saveMessage on a third instance, ${STREAMS} followed replies streaming`,
-      subject: rate(`beside ${STREAMS} followed replies`, followed, pace),
-      baseline: rate('alone', alone),
+      subject: rate(`beside ${STREAMS} followed replies`, followed.rates, pace),
+      baseline: rate('alone', alone.rates),
       target: { text: `saveMessage while ${STREAMS} replies stream on two other instances, each followed from the other`, atLeast: 0.8 },
     });
     rows.push({
       figure: `saveMessage on a third instance: what following ${STREAMS} replies costs`,
-      subject: rate(`beside ${STREAMS} followed replies`, followed, pace),
-      baseline: rate(`beside ${STREAMS} unfollowed replies`, unfollowed, pace),
+      subject: rate(`beside ${STREAMS} followed replies`, followed.rates, pace),
+      baseline: rate(`beside ${STREAMS} unfollowed replies`, unfollowed.rates, pace),
     });
-    if (perCpu.alone.length > 0 && perCpu.followed.length > 0) {
+    if (alone.perCpu.length > 0 && followed.perCpu.length > 0) {
       const cpuRate = (label: string, samples: number[]) => ({ label, measure: measureOf(samples), unit: 'req/CPU s' });
       rows.push({
         figure: `saveMessage per CPU second of the writing instance and its PostgreSQL backends, ${STREAMS} followed replies streaming`,
-        subject: cpuRate(`beside ${STREAMS} followed replies`, perCpu.followed),
-        baseline: cpuRate('alone', perCpu.alone),
+        subject: cpuRate(`beside ${STREAMS} followed replies`, followed.perCpu),
+        baseline: cpuRate('alone', alone.perCpu),
       });
     }
     return rows;

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import type { ReplyPlan } from './paced-model-server.js';
+import { scriptProcess } from './script-process.js';
 import { readReply, type ReadReply } from './sse-reader.js';
 
 export interface LiveStreams {
@@ -57,11 +56,7 @@ export async function streamingReplies({ a, b, plan, follow, streams }: LiveStre
  * is left to its load generator. Resolves once every reply is under way.
  */
 export async function streamingRepliesApart(streams: LiveStreams): Promise<{ done: Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./run-live-streams.ts', import.meta.url)), JSON.stringify(streams)], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  process.once('exit', () => child.kill('SIGKILL'));
+  const child = scriptProcess('run-live-streams.ts', [JSON.stringify(streams)], ['ignore', 'pipe', 'pipe']);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
   const exited = once(child, 'exit').then(([code]) => {

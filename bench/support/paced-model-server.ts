@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { scriptProcess } from './script-process.js';
 
 /**
  * What the model says, read from the user's message (a JSON object), so each request of a
@@ -104,16 +103,12 @@ export interface PacedModelProcess {
 }
 
 export async function startPacedModelProcess(): Promise<PacedModelProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./run-paced-model.ts', import.meta.url))], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = scriptProcess('run-paced-model.ts', [], ['ignore', 'pipe', 'inherit']);
   const exited = once(child, 'exit');
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   };
-  process.once('exit', () => child.kill('SIGKILL'));
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8');
