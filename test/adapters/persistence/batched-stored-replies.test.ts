@@ -1,30 +1,12 @@
 import { expect } from 'chai';
-import type { Repositories } from '../../../src/application/ports/unit-of-work.js';
 import { BatchedStoredReplies } from '../../../src/adapters/persistence/batched-stored-replies.js';
-import { InMemoryUnitOfWork } from '../../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
+import { ReadsRecordingUnitOfWork } from '../../support/recording-unit-of-work.js';
 import { aConversation, aMessage } from '../../support/builders.js';
 import { uid } from '../../support/ids.js';
 
-/** The in-memory store, recording the ids each read by ids asked for. */
-class RecordingUnitOfWork extends InMemoryUnitOfWork {
-  readonly reads: string[][] = [];
-
-  override run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    return super.run((repositories) => {
-      const messages = repositories.messages;
-      const recording: Repositories['messages'] = Object.create(messages);
-      recording.findByIds = (ids) => {
-        this.reads.push([...ids]);
-        return messages.findByIds(ids);
-      };
-      return work({ ...repositories, messages: recording });
-    });
-  }
-}
-
 describe('BatchedStoredReplies', () => {
   it('sends the reads of callbacks that ran together (requests that came in together) as one, each answered with its own message or null', async () => {
-    const unitOfWork = new RecordingUnitOfWork();
+    const unitOfWork = new ReadsRecordingUnitOfWork();
     const conversation = aConversation();
     const stored = Array.from({ length: 10 }, (_, n) => aMessage(conversation, { text: `message ${n}` }));
     await unitOfWork.run((r) => r.messages.append(conversation, stored));
@@ -38,7 +20,7 @@ describe('BatchedStoredReplies', () => {
   });
 
   it('reads the store again each time (no cache): a message changed meanwhile is read as it is now', async () => {
-    const unitOfWork = new RecordingUnitOfWork();
+    const unitOfWork = new ReadsRecordingUnitOfWork();
     const conversation = aConversation();
     const message = aMessage(conversation, { text: 'before' });
     await unitOfWork.run((r) => r.messages.append(conversation, [message]));
