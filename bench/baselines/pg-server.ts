@@ -9,7 +9,9 @@
  * - one statement per round trip, no transactions: where several rows change they change in
  *   one statement (CTEs), which PostgreSQL runs atomically;
  * - the offline reply from the project's own responder and persona, so the compute is the same;
- * - POST /v1/chat in the service's own two statements (copied), so the database does the same work.
+ * - POST /v1/chat in the service's own two statements (copied), so the database does the same work;
+ * - the planner's statistics kept as the service keeps them where autovacuum is off (the service's
+ *   own TableStatistics), so both meet the same plans.
  * Left out, as the bench never sends them: /v1/chat's replay by `message_id` (refused with 400),
  * and a resent saveMessage also moves its conversation's last activity.
  *
@@ -23,6 +25,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { elizaReply } from '../../src/adapters/llm/offline/eliza-rules.js';
 import { titleFromFirstMessage } from '../../src/domain/conversation.js';
 import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
+import { TableStatistics } from '../../src/adapters/persistence/postgres/table-statistics.js';
 
 const BODY_LIMIT = 1_048_576;
 const MAX_TEXT = 32_000;
@@ -31,6 +34,7 @@ const HISTORY_CHARS = 12_000;
 const MODEL = 'offline-eliza';
 const persona = new JsonFilePersonaSource().persona();
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_MAX ?? 10) });
+const statistics = process.env.DATABASE_ANALYZE === 'off' ? null : new TableStatistics(pool).start();
 
 class Problem extends Error {
   constructor(readonly status: number, detail: string) {
@@ -310,4 +314,4 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
 
 const server = createServer((req, res) => void handle(req, res));
 server.listen(Number(process.env.PORT ?? 8099), process.env.HOST ?? '127.0.0.1');
-process.on('SIGTERM', () => server.close(() => void pool.end()));
+process.on('SIGTERM', () => server.close(() => void Promise.resolve(statistics?.close()).then(() => pool.end())));

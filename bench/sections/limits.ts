@@ -4,7 +4,7 @@ import { expectOk } from '../support/http.js';
 import { compareRates, rateFigure, type LoadTarget } from '../support/load.js';
 import type { Figure, Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
-import { Cleanup, startService, type RunningServer } from '../support/servers.js';
+import { Cleanup, COUNTED_ENV, startService, type RunningServer } from '../support/servers.js';
 import { startWireCounter, type WireCounter } from '../support/wire-counter.js';
 import { chatBody } from '../support/workload.js';
 
@@ -48,8 +48,8 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
     const servers = await Promise.all([
       startService('limits off, in memory'),
       startService('limits on, in memory', { env: LIMITS_ON }),
-      startService('limits off, PostgreSQL', { databaseUrl: offCounter.via(database.url) }),
-      startService('limits on, PostgreSQL', { databaseUrl: onCounter.via(database.url), env: LIMITS_ON }),
+      startService('limits off, PostgreSQL', { databaseUrl: offCounter.via(database.url), env: COUNTED_ENV }),
+      startService('limits on, PostgreSQL', { databaseUrl: onCounter.via(database.url), env: { ...LIMITS_ON, ...COUNTED_ENV } }),
     ]);
     for (const server of servers) cleanup.add(server, (s) => s.stop());
     const [memoryOff, memoryOn, pgOff, pgOn] = servers as [RunningServer, RunningServer, RunningServer, RunningServer];

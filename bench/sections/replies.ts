@@ -4,7 +4,7 @@ import { createDatabase, serverOf } from '../support/databases.js';
 import { pacedModelEnvironment, startPacedModelServer, type PacedModelServer, type ReplyPlan } from '../support/paced-model-server.js';
 import { measureOf, type Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
-import { Cleanup, startService, type RunningServer } from '../support/servers.js';
+import { Cleanup, COUNTED_ENV, startService, type RunningServer } from '../support/servers.js';
 import { readReply } from '../support/sse-reader.js';
 import { startWireCounter, type WireCounter } from '../support/wire-counter.js';
 
@@ -114,7 +114,7 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
 
     // (b) round trips per reply: the service behind a counting proxy.
     const counter = cleanup.add(await startWireCounter(serverOf(settings.adminUrl)), (c) => c.close());
-    const counted = cleanup.add(await startService('service, counted', { databaseUrl: counter.via(database.url), env: pacedModelEnvironment(model) }), (s) => s.stop());
+    const counted = cleanup.add(await startService('service, counted', { databaseUrl: counter.via(database.url), env: { ...pacedModelEnvironment(model), ...COUNTED_ENV } }), (s) => s.stop());
     for (let n = 0; n < 3; n++) await countReply(counted, counter, { pieces: 5, size: 10, delayMs: 0 }, n);
     for (const plan of [
       { pieces: 10, size: 20, delayMs: 0 },

@@ -2,7 +2,7 @@ import { createDatabase, serverOf } from '../support/databases.js';
 import { expectOk } from '../support/http.js';
 import type { Figure, Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
-import { Cleanup, migrateWithService, startBaseline, startService, type RunningServer } from '../support/servers.js';
+import { Cleanup, COUNTED_ENV, migrateWithService, startBaseline, startService, type RunningServer } from '../support/servers.js';
 import { startWireCounter, type WireCounter } from '../support/wire-counter.js';
 
 export const heading = 'PostgreSQL round trips (and statements) per request, counted on the wire by a proxy; sequential requests';
@@ -101,8 +101,8 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
     log('starting the service and the hand-written server, each behind a counting proxy');
     await migrateWithService(baselineDb!.url);
     const [service, baseline] = await Promise.all([
-      startService('service', { databaseUrl: serviceCounter!.via(serviceDb!.url) }),
-      startBaseline('hand-written', 'pg-server', { DATABASE_URL: baselineCounter!.via(baselineDb!.url) }),
+      startService('service', { databaseUrl: serviceCounter!.via(serviceDb!.url), env: COUNTED_ENV }),
+      startBaseline('hand-written', 'pg-server', { DATABASE_URL: baselineCounter!.via(baselineDb!.url), ...COUNTED_ENV }),
     ]);
     for (const server of [service!, baseline!]) cleanup.add(server, (s) => s.stop());
 

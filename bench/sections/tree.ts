@@ -5,7 +5,7 @@ import { expectOk } from '../support/http.js';
 import { compareRates, rateFigure } from '../support/load.js';
 import { measureOf, type Figure, type Measure, type Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
-import { Cleanup, startService, type RunningServer } from '../support/servers.js';
+import { Cleanup, COUNTED_ENV, startService, type RunningServer } from '../support/servers.js';
 import { startWireCounter, type WireCounter } from '../support/wire-counter.js';
 
 export const heading =
@@ -152,7 +152,7 @@ async function measureTree(settings: SectionContext['settings'], log: SectionCon
   const counter = cleanup.add(await startWireCounter(serverOf(settings.adminUrl)), (c) => c.close());
   // One instance for the timings, one behind the counting proxy (the proxy's hop stays out of the timings).
   const service = cleanup.add(await startService('service', { databaseUrl: database.url }), (s) => s.stop());
-  const counted = cleanup.add(await startService('service (counted)', { databaseUrl: counter.via(database.url) }), (s) => s.stop());
+  const counted = cleanup.add(await startService('service (counted)', { databaseUrl: counter.via(database.url), env: COUNTED_ENV }), (s) => s.stop());
 
   const conversations = {
     tree: { id: 'tree', shape: treeShape(TREE_MESSAGES, TREE_BRANCHES), label: `tree of ${TREE_MESSAGES.toLocaleString('en')} in ${TREE_BRANCHES} branches` },

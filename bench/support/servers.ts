@@ -82,6 +82,13 @@ async function launch(label: string, command: string, args: string[], env: Recor
 }
 
 /**
+ * For a server whose PostgreSQL traffic a proxy counts (wire-counter.ts): it does not analyze
+ * the tables itself (table-statistics.ts), so no look at their changes falls among the counted
+ * requests. Where a second server shares its database, that one keeps the statistics.
+ */
+export const COUNTED_ENV: Record<string, string> = { DATABASE_ANALYZE: 'off' };
+
+/**
  * The service as `npm start` runs it: in memory, or on PostgreSQL when `databaseUrl` is given;
  * `env` adds or replaces settings (another language model, say).
  */

@@ -50,6 +50,7 @@ const environmentSchema = z.object({
   DATABASE_POOL_MAX: integer(1, 1000, 10),
   DATABASE_TIMEOUT_MS: integer(100, 120_000, 3000),
   DATABASE_CREATE: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).default('false'),
+  DATABASE_ANALYZE: z.enum(['auto', 'off'], { error: 'must be "auto" or "off"' }).default('auto'),
   MEMORY_STORE_MAX_MESSAGES: integer(1, 100_000_000, 100_000),
   TITLE_MODE: z.enum(TITLE_MODES, { error: 'must be "model", "first_message" or "off"' }).optional(),
   TITLE_TIMEOUT_MS: integer(100, 120_000, 5000),
@@ -91,7 +92,7 @@ export interface Config {
   /** The language model: the offline assistant, or an OpenAI-compatible server. */
   llm: LlmConfig;
   /** PostgreSQL, when DATABASE_URL is set; else the in-memory store. */
-  database: { url: string; poolMax: number; timeoutMs: number; create: boolean } | null;
+  database: { url: string; poolMax: number; timeoutMs: number; create: boolean; keepStatistics: boolean } | null;
   /** The in-memory store (without DATABASE_URL): beyond `maxMessages`, the least recently active conversations go. */
   memoryStore: { maxMessages: number };
   /** Search: the PostgreSQL text-search configuration whose stemming and stop words it follows (both stores). */
@@ -157,7 +158,13 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     replies: { writeIntervalMs: env.STREAM_WRITE_INTERVAL_MS, staleMs: env.STREAM_STALE_MS, onDisconnect: env.STREAM_ON_DISCONNECT },
     llm,
     database: env.DATABASE_URL
-      ? { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, timeoutMs: env.DATABASE_TIMEOUT_MS, create: env.DATABASE_CREATE === 'true' }
+      ? {
+          url: env.DATABASE_URL,
+          poolMax: env.DATABASE_POOL_MAX,
+          timeoutMs: env.DATABASE_TIMEOUT_MS,
+          create: env.DATABASE_CREATE === 'true',
+          keepStatistics: env.DATABASE_ANALYZE === 'auto',
+        }
       : null,
     memoryStore: { maxMessages: env.MEMORY_STORE_MAX_MESSAGES },
     search: { language: env.SEARCH_LANGUAGE },

@@ -16,6 +16,12 @@ describe('configuration', () => {
     expect(loadConfig({ SEARCH_LANGUAGE: 'public.my_config' }).search).to.deep.equal({ language: 'public.my_config' });
   });
 
+  it('keeps the tables\' statistics unless DATABASE_ANALYZE=off', () => {
+    const url = 'postgres://db.example/assistant';
+    expect(loadConfig({ DATABASE_URL: url }).database).to.include({ keepStatistics: true, create: false });
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_ANALYZE: 'off' }).database).to.include({ keepStatistics: false });
+  });
+
   it('reads numbers and strings from the environment', () => {
     const config = loadConfig({ PORT: '9000', HOST: '127.0.0.1', HISTORY_MESSAGES: '4', PERSONA_FILE: '/tmp/p.json' });
     expect(config).to.include({ port: 9000, host: '127.0.0.1', personaFile: '/tmp/p.json' });
@@ -29,6 +35,7 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud'],
     ['BODY_LIMIT_BYTES', '-1'],
     ['MEMORY_STORE_MAX_MESSAGES', '0'],
+    ['DATABASE_ANALYZE', 'sometimes'],
     ['SEARCH_LANGUAGE', "english'; drop table messages"],
   ]) {
     it(`refuses ${name}=${value} with one line naming the setting`, () => {

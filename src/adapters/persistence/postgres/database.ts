@@ -11,6 +11,8 @@ export interface DatabaseOptions {
   timeoutMs: number;
   /** Create the database when it does not exist (DATABASE_CREATE); otherwise a missing one stops start-up. */
   create?: boolean;
+  /** Analyze the tables as they grow where autovacuum does not (DATABASE_ANALYZE, table-statistics.ts); on unless false. */
+  keepStatistics?: boolean;
   /** Where the driver's own warnings go (an idle connection that broke, say); never with statements or values. */
   warn?: (message: string) => void;
   /** The text-search configuration search stems by (SEARCH_LANGUAGE); `english` when not given. */

@@ -6,6 +6,7 @@ import { ensureDatabase, migrate, openPool, poolState, type DatabaseOptions } fr
 import { PostgresCheck } from './postgres-check.js';
 import { PostgresUnitOfWork } from './postgres-unit-of-work.js';
 import { PostgresUsageLedger } from './postgres-usage-ledger.js';
+import { TableStatistics } from './table-statistics.js';
 import { sqlStateOf } from './unavailable.js';
 
 /** The PostgreSQL store, connected and migrated: what the rest of the service needs of it. */
@@ -39,13 +40,18 @@ export async function openPostgresStore(options: DatabaseOptions): Promise<Postg
       throw new DatabaseMissingError(`the database ${JSON.stringify(name)} does not exist (create it, or set DATABASE_CREATE=true)`);
     });
     const migrationsApplied = await migrate(options);
+    // Where autovacuum is off, the planner's statistics are kept by the service (table-statistics.ts).
+    const statistics = options.keepStatistics === false ? null : new TableStatistics(pool, { note: options.note }).start();
     return {
       unitOfWork: new PostgresUnitOfWork(pool, options.searchLanguage),
       check: new PostgresCheck(pool),
       usage: new PostgresUsageLedger(pool),
       migrationsApplied,
       poolState: () => poolState(pool, options.poolMax),
-      close: () => pool.end(),
+      close: async () => {
+        await statistics?.close();
+        await pool.end();
+      },
     };
   } catch (error) {
     await pool.end().catch(() => undefined);
