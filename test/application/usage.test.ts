@@ -60,6 +60,52 @@ describe('usage: the meter, the request allowances and the limits', () => {
   });
 
   describe('UsageMeter', () => {
+    it('reads the days between syncs: counts stored while a sync is still in flight are not added twice, nor a sync started during the read missed', async () => {
+      /** Stores each sync at once, but answers it only when let go: stored, not yet known to be. */
+      class SlowLedger extends InMemoryUsageLedger {
+        release: (() => void) | null = null;
+        reading: (() => void) | null = null;
+        slowReads = false;
+        slowSyncs = true;
+        override async sync(deltas: UsageDelta[], day: string, users: string[]) {
+          const totals = await super.sync(deltas, day, users);
+          if (this.slowSyncs) await new Promise<void>((resolve) => (this.release = resolve));
+          this.release = null;
+          return totals;
+        }
+        override async days(userId: string, from: string, to: string) {
+          if (this.slowReads) await new Promise<void>((resolve) => (this.reading = resolve));
+          return super.days(userId, from, to);
+        }
+      }
+      const ledger = new SlowLedger();
+      const meter = meterOn(ledger, new TestClock());
+      const day = '2026-11-22';
+      meter.countSpeech('alice', 10);
+      const syncing = meter.sync();
+      await new Promise((resolve) => setImmediate(resolve));
+      const read = meter.days('alice', day, day);
+      ledger.release!();
+      await syncing;
+      expect((await read)[0]?.speechCharacters, 'a sync in flight').to.equal(10);
+
+      ledger.slowReads = true;
+      const reading = meter.days('alice', day, day);
+      await new Promise((resolve) => setImmediate(resolve));
+      meter.countSpeech('alice', 5);
+      const later = meter.sync();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(ledger.release, 'no sync starts during a read').to.equal(null);
+      ledger.reading!();
+      expect((await reading)[0]?.speechCharacters, 'the read, with what is not sent').to.equal(15);
+      for (let turns = 0; !ledger.release && turns < 100; turns++) await new Promise((resolve) => setImmediate(resolve));
+      ledger.release!();
+      await later;
+      ledger.slowReads = false;
+      ledger.slowSyncs = false;
+      expect((await meter.days('alice', day, day))[0]?.speechCharacters).to.equal(15);
+    });
+
     it('counts in memory and sends one batch per sync; what is not sent yet still shows in the user\'s days', async () => {
       const ledger = new CountingLedger();
       const clock = new TestClock();

@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import pg from 'pg';
 import { InMemoryUsageLedger } from '../../src/adapters/persistence/memory/in-memory-usage-ledger.js';
 import { migrate, openPool } from '../../src/adapters/persistence/postgres/database.js';
@@ -24,4 +25,23 @@ describe('PostgreSQL usage ledger', function () {
   });
 
   usageLedgerContract(async () => ({ ledger: new PostgresUsageLedger(pool!), close: async () => {} }));
+
+  it('a sync whose clean-up of old request windows fails still succeeds: its counts, stored, are not sent again', async () => {
+    const shortPool = openPool({ url: database!.url, poolMax: 2, timeoutMs: 300 });
+    const locker = new pg.Client({ connectionString: database!.url });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query('lock table usage_request_windows in access exclusive mode');
+      const ledger = new PostgresUsageLedger(shortPool);
+      const delta = { userId: 'cleaned', day: '2026-11-28', requests: 1, inputTokens: 0, outputTokens: 0, speechCharacters: 5 };
+      const totals = await ledger.sync([delta], '2026-11-28', ['cleaned']);
+      expect(totals.get('cleaned')).to.include({ requests: 1, speechCharacters: 5 });
+      await locker.query('rollback');
+      expect(await ledger.days('cleaned', '2026-11-28', '2026-11-28')).to.deep.equal([{ date: '2026-11-28', requests: 1, inputTokens: 0, outputTokens: 0, speechCharacters: 5 }]);
+    } finally {
+      await locker.end();
+      await shortPool.end();
+    }
+  });
 });

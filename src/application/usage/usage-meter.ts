@@ -95,10 +95,25 @@ export class UsageMeter implements UsageRecorder {
     });
   }
 
-  /** The user's days from..to in the ledger, with what this instance has not sent yet. */
+  /**
+   * The user's days from..to in the ledger, with what this instance has not sent yet. Read
+   * between syncs: a sync in flight may be stored before the read or after it, and its counts
+   * would be added twice or missed, so the read waits for it, and a sync asked for meanwhile
+   * waits for the read.
+   */
   async days(userId: string, from: string, to: string): Promise<UsageDay[]> {
-    const stored = new Map((await this.ledger.days(userId, from, to)).map(({ date, ...counts }) => [date, counts as UsageCounts]));
-    for (const delta of [...this.sending.values(), ...this.pending.values()]) {
+    while (this.running) await this.running.catch(() => undefined);
+    const read = this.ledger.days(userId, from, to);
+    const reading = read.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running = reading;
+    void reading.then(() => {
+      if (this.running === reading) this.running = null;
+    });
+    const stored = new Map((await read).map(({ date, ...counts }) => [date, counts as UsageCounts]));
+    for (const delta of this.pending.values()) {
       if (delta.userId !== userId || delta.day < from || delta.day > to) continue;
       stored.set(delta.day, addUsage(stored.get(delta.day) ?? NO_USAGE, delta));
     }

@@ -112,10 +112,15 @@ export class PostgresUsageLedger implements UsageLedger {
     });
   }
 
+  /**
+   * Housekeeping after a sync, whose counts are stored by then: its failure (a time-out, a lost
+   * race with another instance's clean-up) must not fail the sync, whose caller would send the
+   * same counts again and count them twice. The next clean-up deletes what this one left.
+   */
   private async cleanOldWindows(): Promise<void> {
     if (Date.now() - this.cleanedAt < CLEAN_EVERY_MS) return;
     this.cleanedAt = Date.now();
-    await this.db.changed(sql`/* usage.clean */ delete from usage_request_windows where window_start < now() - ${WINDOW_KEEP}::interval`);
+    await this.db.changed(sql`/* usage.clean */ delete from usage_request_windows where window_start < now() - ${WINDOW_KEEP}::interval`).catch(() => undefined);
   }
 
   /** A database that is away is the service's 503, as for every other store call. */
