@@ -19,11 +19,18 @@ export interface HistoryBudget {
  */
 export function recentHistory(newestFirst: readonly Message[], current: Message, budget: HistoryBudget): HistoryTurn[] {
   const turns: HistoryTurn[] = [];
+  // Counted in UTF-16 units (at least the code points) until they pass the budget, then in code points.
   let chars = 0;
+  let exact = false;
   for (const earlier of newestFirst) {
     if (earlier.messageId === current.messageId) continue;
-    chars += codePointLength(earlier.text);
-    if (turns.length >= budget.messages || chars > budget.chars) break;
+    if (turns.length >= budget.messages) break;
+    chars += exact ? codePointLength(earlier.text) : earlier.text.length;
+    if (!exact && chars > budget.chars) {
+      chars = turns.reduce((sum, turn) => sum + codePointLength(turn.text), codePointLength(earlier.text));
+      exact = true;
+    }
+    if (chars > budget.chars) break;
     turns.push({ role: earlier.role, text: earlier.text });
   }
   return turns.reverse();

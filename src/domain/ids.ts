@@ -1,5 +1,5 @@
 import { FieldInvalidError } from './errors.js';
-import { codePointLength, hasControlCharacters, hasUnstorableCharacters, UNSTORABLE_RULE } from './text.js';
+import { atMostCodePoints, hasControlCharacters, hasUnstorableCharacters, UNSTORABLE_RULE } from './text.js';
 
 export const MAX_ID_LENGTH = 128;
 export const ID_RULE = `must be a string of 1..${MAX_ID_LENGTH} characters without control characters`;
@@ -7,8 +7,7 @@ export const ID_RULE = `must be a string of 1..${MAX_ID_LENGTH} characters witho
 /** What is wrong with a client-supplied id (ID_RULE or UNSTORABLE_RULE), or null when nothing is. */
 export function clientIdProblem(value: unknown): string | null {
   if (typeof value !== 'string') return ID_RULE;
-  const length = codePointLength(value);
-  if (length < 1 || length > MAX_ID_LENGTH || hasControlCharacters(value)) return ID_RULE;
+  if (value.length === 0 || !atMostCodePoints(value, MAX_ID_LENGTH) || hasControlCharacters(value)) return ID_RULE;
   return hasUnstorableCharacters(value) ? UNSTORABLE_RULE : null;
 }
 

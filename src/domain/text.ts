@@ -14,6 +14,11 @@ export function codePointLength(text: string): number {
   return count;
 }
 
+/** Whether `text` has at most `max` code points: by its length in UTF-16 units when that already says so (a code point is one unit or two). */
+export function atMostCodePoints(text: string, max: number): boolean {
+  return text.length <= max || codePointLength(text) <= max;
+}
+
 /** The first `max` code points of `text` (never splits a surrogate pair). */
 export function truncateCodePoints(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -58,6 +58,17 @@ describe('SendChatMessage', () => {
     expect(model.requests[0]!.history.map((t) => t.text)).to.deep.equal(['bbbb', 'cccc']);
   });
 
+  it('counts the character budget in code points: an emoji is one, though two UTF-16 units', async () => {
+    const { send, save, model } = setUp({ maxTextLength: 1000, historyMessages: 10, historyChars: 10 });
+    // 4 + 3 + 3 code points (8 + 3 + 6 units): all three fit the 10, though their 17 units do not.
+    for (const text of ['😀😀😀😀', 'bbb', '😀😀😀']) await save.execute({ userId: 'u', conversationId: 'c', role: 'user', text });
+    await send.execute({ userId: 'u', conversationId: 'c', text: 'now' });
+    expect(model.requests[0]!.history.map((t) => t.text)).to.deep.equal(['😀😀😀😀', 'bbb', '😀😀😀']);
+    await save.execute({ userId: 'u', conversationId: 'c', role: 'user', text: 'x' });
+    await send.execute({ userId: 'u', conversationId: 'c', text: 'again' });
+    expect(model.requests[1]!.history.map((t) => t.text).slice(0, 2)).to.deep.equal(['😀😀😀', 'now']);
+  });
+
   it('stores the reply after the user message even if the clock steps back', async () => {
     const { clock, unitOfWork } = setUp();
     const model = new RecordingModel(() => {

@@ -3,7 +3,7 @@ import { clientIdProblem, ID_RULE, MAX_ID_LENGTH } from '../../domain/ids.js';
 import { ROLES } from '../../domain/message.js';
 import { assertMetadata } from '../../domain/metadata.js';
 import { MAX_QUERY_LENGTH } from '../../domain/search-query.js';
-import { codePointLength, hasUnstorableCharacters, UNSTORABLE_RULE } from '../../domain/text.js';
+import { atMostCodePoints, codePointLength, hasUnstorableCharacters, UNSTORABLE_RULE } from '../../domain/text.js';
 
 /** Request schemas: one per endpoint, the single source of validation (and, later, of the OpenAPI document). */
 
@@ -40,7 +40,7 @@ export const text = (max: number) =>
   z
     .string(says(NON_EMPTY))
     .refine((s) => s.trim() !== '', NON_EMPTY)
-    .refine((s) => codePointLength(s) <= max, `must be at most ${max} characters`)
+    .refine((s) => atMostCodePoints(s, max), `must be at most ${max} characters`)
     .superRefine(storable)
     .meta({ description: `Non-empty after trimming; at most ${max} Unicode code points; no NUL character or lone surrogate`, minLength: 1 });
 
