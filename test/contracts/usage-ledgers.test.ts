@@ -4,6 +4,7 @@ import { InMemoryUsageLedger } from '../../src/adapters/persistence/memory/in-me
 import { migrate, openPool } from '../../src/adapters/persistence/postgres/database.js';
 import { PostgresUsageLedger } from '../../src/adapters/persistence/postgres/postgres-usage-ledger.js';
 import { createTestDatabase, requirePostgres } from '../support/postgres.js';
+import { DependencyUnavailableError } from '../../src/domain/errors.js';
 import { usageLedgerContract } from './usage-ledger.contract.js';
 
 describe('in-memory usage ledger', () => {
@@ -25,6 +26,19 @@ describe('PostgreSQL usage ledger', function () {
   });
 
   usageLedgerContract(async () => ({ ledger: new PostgresUsageLedger(pool!), close: async () => {} }));
+
+  it('a request that waited its whole bound for a connection while every one was in use is told the database is busy, not unavailable', async () => {
+    const onePool = openPool({ url: database!.url, poolMax: 1, timeoutMs: 300 });
+    const held = await onePool.connect();
+    try {
+      const failure = await new PostgresUsageLedger(onePool).days('busy', '2026-11-28', '2026-11-28').catch((error: unknown) => error);
+      expect(failure).to.be.instanceOf(DependencyUnavailableError);
+      expect((failure as Error).message).to.equal('the database is busy (every connection of this instance is in use); try again shortly');
+    } finally {
+      held.release();
+      await onePool.end();
+    }
+  });
 
   it('a sync whose clean-up of old request windows fails still succeeds: its counts, stored, are not sent again', async () => {
     const shortPool = openPool({ url: database!.url, poolMax: 2, timeoutMs: 300 });

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Repositories, UnitOfWork, UnitOfWorkOptions } from '../../../application/ports/unit-of-work.js';
-import { DependencyUnavailableError, DomainError } from '../../../domain/errors.js';
+import { DomainError } from '../../../domain/errors.js';
 import { PostgresConversationRepository } from './postgres-conversation-repository.js';
 import { PostgresMessageRepository } from './postgres-message-repository.js';
 import { PostgresMessageSearch } from './postgres-message-search.js';
@@ -8,12 +8,9 @@ import { PostgresReplyRepository } from './postgres-reply-repository.js';
 import { PostgresResponseRepository } from './postgres-response-repository.js';
 import { PostgresSessionRepository } from './postgres-session-repository.js';
 import { inTransaction, Statements } from './statements.js';
-import { isDatabaseUnavailable, isRetryable } from './unavailable.js';
+import { isDatabaseUnavailable, isRetryable, unavailableError } from './unavailable.js';
 
 const ATTEMPTS = 3;
-const UNAVAILABLE = 'the database is unavailable; try again shortly';
-/** Every connection of the pool was in use for the whole wait (DATABASE_TIMEOUT_MS): the database answers, but not in time for this request. */
-const BUSY = 'the database is busy (every connection of this instance is in use); try again shortly';
 
 /**
  * Each atomic unit of work is one PostgreSQL transaction on one connection of the pool; other
@@ -40,17 +37,11 @@ export class PostgresUnitOfWork implements UnitOfWork {
         return await inTransaction(this.pool, (db) => work(repositoriesOn(db, this.searchLanguage)));
       } catch (error) {
         if (error instanceof DomainError) throw error;
-        if (isDatabaseUnavailable(error)) throw new DependencyUnavailableError(this.poolFull(error) ? BUSY : UNAVAILABLE);
+        if (isDatabaseUnavailable(error)) throw unavailableError(this.pool, error);
         if (attempt < ATTEMPTS && isRetryable(error)) continue;
         throw error;
       }
     }
-  }
-
-  /** The wait for a pooled connection timed out while every connection was busy with other requests (not down). */
-  private poolFull(error: unknown): boolean {
-    const waitedForPool = error instanceof Error && error.message === 'timeout exceeded when trying to connect';
-    return waitedForPool && this.pool.idleCount === 0 && this.pool.totalCount >= (this.pool.options.max ?? 10);
   }
 }
 

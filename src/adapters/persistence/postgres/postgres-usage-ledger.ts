@@ -1,9 +1,8 @@
 import type pg from 'pg';
 import type { UsageDelta, UsageLedger } from '../../../application/ports/usage-ledger.js';
-import { DependencyUnavailableError } from '../../../domain/errors.js';
 import type { UsageCounts, UsageDay } from '../../../domain/usage.js';
 import { sql, Statements } from './statements.js';
-import { isDatabaseUnavailable } from './unavailable.js';
+import { isDatabaseUnavailable, unavailableError } from './unavailable.js';
 
 interface CountsRow {
   user_id: string;
@@ -35,7 +34,7 @@ export class PostgresUsageLedger implements UsageLedger {
   private readonly db: Statements;
   private cleanedAt = 0;
 
-  constructor(pool: pg.Pool) {
+  constructor(private readonly pool: pg.Pool) {
     this.db = new Statements(pool);
   }
 
@@ -128,7 +127,7 @@ export class PostgresUsageLedger implements UsageLedger {
     try {
       return await work();
     } catch (error) {
-      if (isDatabaseUnavailable(error)) throw new DependencyUnavailableError('the database is unavailable; try again shortly');
+      if (isDatabaseUnavailable(error)) throw unavailableError(this.pool, error);
       throw error;
     }
   }

@@ -1,3 +1,5 @@
+import type pg from 'pg';
+import { DependencyUnavailableError } from '../../../domain/errors.js';
 /** PostgreSQL error classes that mean "the server is not there or gave up", not "the statement is wrong". */
 const UNAVAILABLE_SQLSTATES = /^(08|53|57P0|57014|3D000)/;
 /** Lost races a transaction may simply run again: deadlock detected, serialization failure. */
@@ -34,4 +36,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** Transactions that lost a race may simply be run again. */
 export function isRetryable(error: unknown): boolean {
   return RETRYABLE_SQLSTATES.has(sqlStateOf(error) ?? '');
+}
+
+const UNAVAILABLE = 'the database is unavailable; try again shortly';
+/** Every connection of the pool was in use for the whole wait (DATABASE_TIMEOUT_MS): the database answers, but not in time for this request. */
+const BUSY = 'the database is busy (every connection of this instance is in use); try again shortly';
+
+/** The 503 for an error `isDatabaseUnavailable` accepts: busy when the wait for one of `pool`'s connections timed out with all of them in use, else unavailable. */
+export function unavailableError(pool: pg.Pool, error: unknown): DependencyUnavailableError {
+  const waitedForPool = error instanceof Error && error.message === 'timeout exceeded when trying to connect';
+  const full = waitedForPool && pool.idleCount === 0 && pool.totalCount >= (pool.options.max ?? 10);
+  return new DependencyUnavailableError(full ? BUSY : UNAVAILABLE);
 }
