@@ -1,4 +1,3 @@
-import { Mutex } from 'async-mutex';
 import type { Logger } from 'pino';
 import type { Repositories, UnitOfWork } from '../../../application/ports/unit-of-work.js';
 import { InMemoryConversationRepository } from './in-memory-conversation-repository.js';
@@ -33,7 +32,8 @@ const REPORT_INTERVAL_MS = 60_000;
  * one the store is brought back within its bound.
  */
 export class InMemoryUnitOfWork implements UnitOfWork {
-  private readonly mutex = new Mutex();
+  /** The last transaction queued: each starts once the one before it has ended (succeeded or failed). */
+  private last: Promise<unknown> = Promise.resolve();
   private readonly maxMessages: number;
   private unreported: Dropped = { conversations: 0, messages: 0, sessions: 0 };
   private lastReport = -Infinity;
@@ -50,25 +50,29 @@ export class InMemoryUnitOfWork implements UnitOfWork {
   }
 
   run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    return this.mutex.runExclusive(async () => {
-      const undo = new UndoLog();
-      let result: T;
-      try {
-        result = await work({
-          conversations: new InMemoryConversationRepository(this.store, undo),
-          messages: new InMemoryMessageRepository(this.store, undo),
-          search: new InMemoryMessageSearch(this.store, this.analyzer),
-          sessions: new InMemorySessionRepository(this.store, undo),
-          replies: new InMemoryReplyRepository(this.store, undo),
-          responses: new InMemoryResponseRepository(this.store, undo),
-        });
-      } catch (error) {
-        undo.rollback();
-        throw error;
-      }
-      this.keepWithinBound();
-      return result;
-    });
+    const result = this.last.then(() => this.transaction(work));
+    this.last = result.catch(() => undefined);
+    return result;
+  }
+
+  private async transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    const undo = new UndoLog();
+    let result: T;
+    try {
+      result = await work({
+        conversations: new InMemoryConversationRepository(this.store, undo),
+        messages: new InMemoryMessageRepository(this.store, undo),
+        search: new InMemoryMessageSearch(this.store, this.analyzer),
+        sessions: new InMemorySessionRepository(this.store, undo),
+        replies: new InMemoryReplyRepository(this.store, undo),
+        responses: new InMemoryResponseRepository(this.store, undo),
+      });
+    } catch (error) {
+      undo.rollback();
+      throw error;
+    }
+    this.keepWithinBound();
+    return result;
   }
 
   private keepWithinBound(): void {
