@@ -1,4 +1,4 @@
-import { childrenKey, type MemoryStore } from './memory-store.js';
+import { childrenKey, type MemoryStore, type StoredMessage } from './memory-store.js';
 
 export interface Dropped {
   conversations: number;
@@ -18,7 +18,7 @@ export function dropLeastRecentlyActive(store: MemoryStore, maxMessages: number)
   while (over()) {
     const oldest = store.recency.keys().next();
     if (oldest.done) break;
-    const gone = dropConversation(store, oldest.value);
+    const gone = dropForGood(store, oldest.value);
     dropped.conversations += gone.conversations;
     dropped.messages += gone.messages;
     dropped.sessions += gone.sessions;
@@ -31,23 +31,40 @@ export function dropLeastRecentlyActive(store: MemoryStore, maxMessages: number)
  * when it was their last. Returns how many of each, and how to put it all back (an undo step).
  */
 export function dropConversation(store: MemoryStore, conversationId: string): Dropped & { restore: () => void } {
+  const { restore, ...dropped } = drop(store, conversationId, true);
+  return { ...dropped, restore: restore! };
+}
+
+/** dropConversation for the store's bound: nothing is kept to put it back (no undo reaches it). */
+function dropForGood(store: MemoryStore, conversationId: string): Dropped {
+  return drop(store, conversationId, false);
+}
+
+function drop(store: MemoryStore, conversationId: string, undoable: boolean): Dropped & { restore?: () => void } {
   const stored = store.conversations.get(conversationId);
   const user = stored ? store.users.get(stored.conversation.userId) : undefined;
-  const entries = [...(store.timelines.get(conversationId) ?? [])];
+  const entries = store.timelines.get(conversationId) ?? [];
   const sessionIds = [...(store.sessionsOf.get(conversationId) ?? [])];
   const sessions = sessionIds.flatMap((id) => store.sessions.get(id) ?? []);
-  const replies = new Map(entries.flatMap((e) => (e.message.replyTo !== null ? [[e.message.replyTo, store.replies.get(e.message.replyTo)] as const] : [])));
-  const children = new Map(entries.map((e) => [childrenKey(conversationId, e.message.parentId), store.children.get(childrenKey(conversationId, e.message.parentId))] as const));
+  const replies = new Map<string, string[] | undefined>();
+  const children = new Map<string, StoredMessage[] | undefined>();
   for (const { message } of entries) {
+    const key = childrenKey(conversationId, message.parentId);
+    if (undoable) {
+      if (message.replyTo !== null) replies.set(message.replyTo, store.replies.get(message.replyTo));
+      children.set(key, store.children.get(key));
+    }
     store.messages.delete(message.messageId);
     if (message.replyTo !== null) store.replies.delete(message.replyTo);
-    store.children.delete(childrenKey(conversationId, message.parentId));
+    store.children.delete(key);
   }
   store.timelines.delete(conversationId);
   for (const sessionId of sessionIds) store.sessions.delete(sessionId);
   store.sessionsOf.delete(conversationId);
   store.removeConversation(conversationId, true);
   store.recency.delete(conversationId);
+  const dropped = { conversations: stored ? 1 : 0, messages: entries.length, sessions: sessions.length };
+  if (!undoable) return dropped;
   const restore = () => {
     if (stored) {
       if (user) store.users.set(user.userId, user);
@@ -60,5 +77,5 @@ export function dropConversation(store: MemoryStore, conversationId: string): Dr
     for (const session of sessions) store.sessions.set(session.sessionId, session);
     if (sessionIds.length > 0) store.sessionsOf.set(conversationId, new Set(sessionIds));
   };
-  return { conversations: stored ? 1 : 0, messages: entries.length, sessions: sessions.length, restore };
+  return { ...dropped, restore };
 }
