@@ -29,8 +29,7 @@ export function openAiFailure(error: unknown) {
  * before it (401 with WWW-Authenticate, 403), or a method the path does not answer (405 with Allow).
  */
 export function openAiPathErrors(logger: Logger): Middleware {
-  return async (ctx, next) => {
-    if (!OPENAI_API_PATHS.test(ctx.path)) return next();
+  const inOpenAiShape = async (ctx: Context, next: () => Promise<unknown>) => {
     try {
       await next();
       // A path no route answers is no path of these APIs: its 404 is every unknown path's (the error handler's).
@@ -39,6 +38,8 @@ export function openAiPathErrors(logger: Logger): Middleware {
       answerInOpenAiShape(ctx, error, logger);
     }
   };
+  // Other paths pass straight through, without an async frame of this middleware's.
+  return (ctx, next) => (OPENAI_API_PATHS.test(ctx.path) ? inOpenAiShape(ctx, next) : next());
 }
 
 /** Answers `error` in OpenAI's shape (logged when unexpected), unless the response has begun or the client is gone. */
