@@ -1,6 +1,6 @@
 import { ConversationNotFoundError, FieldInvalidError } from './errors.js';
 import { assertClientId } from './ids.js';
-import { codePointLength, hasUnstorableCharacters, truncateCodePoints, UNSTORABLE_RULE } from './text.js';
+import { atMostCodePoints, hasUnstorableCharacters, truncateCodePoints, UNSTORABLE_RULE } from './text.js';
 
 /** Without a session title, a conversation is titled by the start of its first message. */
 export const TITLE_FROM_MESSAGE_LENGTH = 80;
@@ -34,7 +34,7 @@ export function shownTitle(stored: string | null, source: TitleSource | null, se
 /** The title made from a first user message: its start, at most 60 code points, cut at a word (one line). */
 export function titleFromFirstMessage(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
-  if (codePointLength(line) <= FALLBACK_TITLE_LENGTH) return line;
+  if (atMostCodePoints(line, FALLBACK_TITLE_LENGTH)) return line;
   const cut = truncateCodePoints(line, FALLBACK_TITLE_LENGTH + 1);
   const atWord = cut.slice(0, cut.lastIndexOf(' '));
   return (atWord.trim() === '' ? truncateCodePoints(line, FALLBACK_TITLE_LENGTH) : atWord).trim();
@@ -43,7 +43,7 @@ export function titleFromFirstMessage(text: string): string {
 /** A title as a user sets it: trimmed, 1..200 code points, storable; else FieldInvalidError('title'). */
 export function userTitle(title: string): string {
   const trimmed = title.trim();
-  if (trimmed === '' || codePointLength(trimmed) > MAX_TITLE_LENGTH) throw new FieldInvalidError('title', `must be 1 to ${MAX_TITLE_LENGTH} characters after trimming, or null`);
+  if (trimmed === '' || !atMostCodePoints(trimmed, MAX_TITLE_LENGTH)) throw new FieldInvalidError('title', `must be 1 to ${MAX_TITLE_LENGTH} characters after trimming, or null`);
   if (hasUnstorableCharacters(trimmed)) throw new FieldInvalidError('title', UNSTORABLE_RULE);
   return trimmed;
 }

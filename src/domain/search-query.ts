@@ -1,5 +1,5 @@
 import { FieldInvalidError } from './errors.js';
-import { codePointLength, hasUnstorableCharacters, UNSTORABLE_RULE } from './text.js';
+import { atMostCodePoints, hasUnstorableCharacters, UNSTORABLE_RULE } from './text.js';
 
 /** `q` of a search: 1..256 code points. */
 export const MAX_QUERY_LENGTH = 256;
@@ -35,8 +35,7 @@ export function isUnspaced(text: string): boolean {
 }
 
 export function assertSearchText(q: string): string {
-  const length = codePointLength(q);
-  if (length < 1 || length > MAX_QUERY_LENGTH) throw new FieldInvalidError('q', `must be 1 to ${MAX_QUERY_LENGTH} characters`);
+  if (q.length === 0 || !atMostCodePoints(q, MAX_QUERY_LENGTH)) throw new FieldInvalidError('q', `must be 1 to ${MAX_QUERY_LENGTH} characters`);
   if (hasUnstorableCharacters(q)) throw new FieldInvalidError('q', UNSTORABLE_RULE);
   return q;
 }

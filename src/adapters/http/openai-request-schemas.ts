@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ContextMessage } from '../../application/replies/start-turn.js';
-import { codePointLength, hasUnstorableCharacters, UNSTORABLE_RULE } from '../../domain/text.js';
+import { atMostCodePoints, hasUnstorableCharacters, UNSTORABLE_RULE } from '../../domain/text.js';
 import { clientId, says, storable } from './schemas.js';
 
 /**
@@ -31,7 +31,7 @@ export const stringMetadata = () =>
     const entries = Object.entries(value);
     if (entries.length > METADATA_BOUNDS.pairs) return problem(ctx, [], METADATA_RULE);
     for (const [key, text] of entries) {
-      if (codePointLength(key) > METADATA_BOUNDS.key || codePointLength(text) > METADATA_BOUNDS.value) return problem(ctx, [key], METADATA_RULE);
+      if (!atMostCodePoints(key, METADATA_BOUNDS.key) || !atMostCodePoints(text, METADATA_BOUNDS.value)) return problem(ctx, [key], METADATA_RULE);
       if (hasUnstorableCharacters(key) || hasUnstorableCharacters(text)) return problem(ctx, [key], UNSTORABLE_RULE);
     }
   });
@@ -73,7 +73,7 @@ function messageOf(item: unknown, path: (string | number)[], maxTextLength: numb
   }
   const at = [...path, 'content'];
   if (text.trim() === '') return (problem(ctx, at, 'must hold some text'), null);
-  if (codePointLength(text) > maxTextLength) return (problem(ctx, at, `must be at most ${maxTextLength} characters`), null);
+  if (!atMostCodePoints(text, maxTextLength)) return (problem(ctx, at, `must be at most ${maxTextLength} characters`), null);
   if (hasUnstorableCharacters(text)) return (problem(ctx, at, UNSTORABLE_RULE), null);
   return role === 'developer' ? { role: 'system', text, metadata: { openai_role: 'developer' } } : { role: role as ContextMessage['role'], text };
 }
@@ -102,7 +102,7 @@ function responseInput(maxTextLength: number) {
     .transform((input, ctx): ContextMessage[] => {
       if (typeof input === 'string') {
         if (input.trim() === '') return (problem(ctx, [], rule), z.NEVER);
-        if (codePointLength(input) > maxTextLength) return (problem(ctx, [], `must be at most ${maxTextLength} characters`), z.NEVER);
+        if (!atMostCodePoints(input, maxTextLength)) return (problem(ctx, [], `must be at most ${maxTextLength} characters`), z.NEVER);
         if (hasUnstorableCharacters(input)) return (problem(ctx, [], UNSTORABLE_RULE), z.NEVER);
         return [{ role: 'user', text: input }];
       }
@@ -137,7 +137,7 @@ export function openAiRequestSchemas({ maxTextLength }: { maxTextLength: number 
     createResponse: object({
       model: absent(z.string(says('must be a string naming a model')).min(1).max(256, 'must be at most 256 characters').superRefine(storable)),
       input: responseInput(maxTextLength),
-      instructions: absent(z.string(says('must be a string')).refine((s) => codePointLength(s) <= maxTextLength, `must be at most ${maxTextLength} characters`).superRefine(storable)),
+      instructions: absent(z.string(says('must be a string')).refine((s) => atMostCodePoints(s, maxTextLength), `must be at most ${maxTextLength} characters`).superRefine(storable)),
       previous_response_id: absent(clientId()),
       conversation: absent(z.union([clientId(), z.object({ id: clientId() }).transform(({ id }) => id)], says('must be a conversation id or {"id": …}'))),
       stream: absent(z.boolean(says('must be true or false'))).transform((v) => v ?? false),

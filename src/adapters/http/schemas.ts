@@ -3,7 +3,7 @@ import { clientIdProblem, ID_RULE, MAX_ID_LENGTH } from '../../domain/ids.js';
 import { ROLES } from '../../domain/message.js';
 import { assertMetadata } from '../../domain/metadata.js';
 import { MAX_QUERY_LENGTH } from '../../domain/search-query.js';
-import { atMostCodePoints, codePointLength, hasUnstorableCharacters, UNSTORABLE_RULE } from '../../domain/text.js';
+import { atMostCodePoints, hasUnstorableCharacters, UNSTORABLE_RULE } from '../../domain/text.js';
 
 /** Request schemas: one per endpoint, the single source of validation (and, later, of the OpenAPI document). */
 
@@ -163,7 +163,7 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       user_id: clientId(),
       q: z
         .string(says(`must be a string of 1 to ${MAX_QUERY_LENGTH} characters`))
-        .refine((s) => codePointLength(s) >= 1 && codePointLength(s) <= MAX_QUERY_LENGTH, `must be a string of 1 to ${MAX_QUERY_LENGTH} characters`)
+        .refine((s) => s.length > 0 && atMostCodePoints(s, MAX_QUERY_LENGTH), `must be a string of 1 to ${MAX_QUERY_LENGTH} characters`)
         .superRefine(storable)
         .meta({
           description:

@@ -1,6 +1,6 @@
 import { AudioFormatUnsupportedError, FieldInvalidError, MessageNotFoundError, ReplyInProgressError } from '../../domain/errors.js';
 import { isSpeechSpeed, SPEECH_SPEED, SPEECH_TEXT_LIMIT, type AudioFormat } from '../../domain/speech.js';
-import { codePointLength } from '../../domain/text.js';
+import { atMostCodePoints, codePointLength } from '../../domain/text.js';
 import type { SpeechOwner } from '../ports/speech-cache.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { SpeechAudio, SpeechOutput } from '../services/speech-audio.js';
@@ -69,7 +69,7 @@ export class SynthesizeSpeech {
     }
     if (text !== undefined) {
       if (text.trim() === '') throw new FieldInvalidError('text', 'must be a non-empty string');
-      if (codePointLength(text) > SPEECH_TEXT_LIMIT) {
+      if (!atMostCodePoints(text, SPEECH_TEXT_LIMIT)) {
         throw new FieldInvalidError('text', `must be at most ${SPEECH_TEXT_LIMIT} characters`);
       }
       return { text };
@@ -79,7 +79,7 @@ export class SynthesizeSpeech {
     // Another user's message is as unknown as one never stored: ids must not be probed.
     if (!message || message.userId !== userId) throw new MessageNotFoundError(messageId!);
     if (message.status === 'in_progress') throw new ReplyInProgressError('the reply is still being written');
-    if (codePointLength(message.text) > SPEECH_TEXT_LIMIT) {
+    if (!atMostCodePoints(message.text, SPEECH_TEXT_LIMIT)) {
       throw new FieldInvalidError(
         'message_id',
         `the message is ${codePointLength(message.text)} characters long; at most ${SPEECH_TEXT_LIMIT} can be spoken at once`,
