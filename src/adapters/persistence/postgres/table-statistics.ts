@@ -4,7 +4,7 @@ import type pg from 'pg';
 const ANALYZE_LOCK = 7_342_019_663;
 
 /** How often the tables' changes are looked at: a table that grows from nothing is re-planned within seconds. */
-export const STATISTICS_INTERVAL_MS = 5_000;
+const INTERVAL_MS = 5_000;
 
 /** An ANALYZE samples a bounded number of rows, but on a cold, large table they are many random reads. */
 const ANALYZE_TIMEOUT = '5min';
@@ -20,16 +20,16 @@ const DUE = `
   select s.relname as table
   from pg_stat_user_tables s
   join pg_class c on c.oid = s.relid
-  cross join lateral (select coalesce(
-    (select option_value from pg_options_to_table(c.reloptions) where option_name = 'autovacuum_enabled'), 'on')::bool as enabled) t
+  cross join lateral (
+    select coalesce(max(option_value) filter (where option_name = 'autovacuum_enabled'), 'on')::bool as enabled,
+           coalesce(max(option_value) filter (where option_name = 'autovacuum_analyze_threshold'),
+                    current_setting('autovacuum_analyze_threshold'))::float8 as threshold,
+           coalesce(max(option_value) filter (where option_name = 'autovacuum_analyze_scale_factor'),
+                    current_setting('autovacuum_analyze_scale_factor'))::float8 as scale_factor
+    from pg_options_to_table(c.reloptions)) t
   where s.schemaname = current_schema()
     and not (current_setting('autovacuum')::bool and t.enabled)
-    and s.n_mod_since_analyze > coalesce(
-          (select option_value::float8 from pg_options_to_table(c.reloptions) where option_name = 'autovacuum_analyze_threshold'),
-          current_setting('autovacuum_analyze_threshold')::float8)
-        + coalesce(
-          (select option_value::float8 from pg_options_to_table(c.reloptions) where option_name = 'autovacuum_analyze_scale_factor'),
-          current_setting('autovacuum_analyze_scale_factor')::float8) * greatest(c.reltuples, 0)
+    and s.n_mod_since_analyze > t.threshold + t.scale_factor * greatest(c.reltuples, 0)
   order by s.relname`;
 
 /**
@@ -54,7 +54,7 @@ export class TableStatistics {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly options: { intervalMs?: number; note?: (message: string) => void } = {},
+    private readonly options: { note?: (message: string) => void } = {},
   ) {}
 
   /** Looks now (a restored database may arrive unanalyzed), then every interval. */
@@ -63,7 +63,7 @@ export class TableStatistics {
       this.running = this.keep()
         .catch(() => undefined) // the database away for a moment: the next look tries again
         .finally(() => {
-          if (this.timer) this.timer = setTimeout(tick, this.options.intervalMs ?? STATISTICS_INTERVAL_MS).unref();
+          if (this.timer) this.timer = setTimeout(tick, INTERVAL_MS).unref();
         });
     };
     this.timer = setTimeout(tick, 0).unref();

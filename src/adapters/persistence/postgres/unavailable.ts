@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { DependencyUnavailableError } from '../../../domain/errors.js';
+
 /** PostgreSQL error classes that mean "the server is not there or gave up", not "the statement is wrong". */
 const UNAVAILABLE_SQLSTATES = /^(08|53|57P0|57014|3D000)/;
 /** Lost races a transaction may simply run again: deadlock detected, serialization failure. */
