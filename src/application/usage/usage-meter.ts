@@ -104,14 +104,12 @@ export class UsageMeter implements UsageRecorder {
   async days(userId: string, from: string, to: string): Promise<UsageDay[]> {
     while (this.running) await this.running.catch(() => undefined);
     const read = this.ledger.days(userId, from, to);
-    const reading = read.then(
-      () => undefined,
-      () => undefined,
+    // Held until the read has ended; a sync queued behind it starts after the hold is let go.
+    const reading: Promise<void> = read.then(
+      () => this.letGo(reading),
+      () => this.letGo(reading),
     );
     this.running = reading;
-    void reading.then(() => {
-      if (this.running === reading) this.running = null;
-    });
     const stored = new Map((await read).map(({ date, ...counts }) => [date, counts as UsageCounts]));
     for (const delta of this.pending.values()) {
       if (delta.userId !== userId || delta.day < from || delta.day > to) continue;
@@ -148,6 +146,10 @@ export class UsageMeter implements UsageRecorder {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.sync();
+  }
+
+  private letGo(hold: Promise<void>): void {
+    if (this.running === hold) this.running = null;
   }
 
   private startQueued(): Promise<void> {
