@@ -46,6 +46,23 @@ export async function createTestDatabase(prefix = 'assistant_test'): Promise<{ u
   return { url: url.toString(), drop: () => admin(`drop database if exists "${name}" with (force)`) };
 }
 
+/** Runs `work` on a connection of its own to `url`, closed after it (a backend reports its statistics counts as it ends). */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs `statements` in order on a connection of its own to `url`. */
+export const runStatements = (url: string, statements: string[]): Promise<void> =>
+  withClient(url, async (client) => {
+    for (const statement of statements) await client.query(statement);
+  });
+
 async function admin(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: ADMIN_URL });
   await client.connect();

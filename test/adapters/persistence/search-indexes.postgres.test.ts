@@ -1,27 +1,11 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import { openPostgresStore } from '../../../src/adapters/persistence/postgres/postgres-store.js';
 import { Conversation } from '../../../src/domain/conversation.js';
 import { parseSearchQuery } from '../../../src/domain/search-query.js';
 import { aMessage } from '../../support/builders.js';
 import { uid } from '../../support/ids.js';
-import { ADMIN_URL, createTestDatabase, requirePostgres } from '../../support/postgres.js';
+import { ADMIN_URL, createTestDatabase, requirePostgres, runStatements, withClient } from '../../support/postgres.js';
 
-/** Runs `work` on a connection of its own to `url`, closed after it. */
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-const admin = (url: string, statements: string[]) =>
-  withClient(url, async (client) => {
-    for (const statement of statements) await client.query(statement);
-  });
 
 const indexDefinition = (url: string) =>
   withClient(url, async (client) => {
@@ -54,7 +38,7 @@ describe('PostgreSQL: the search indexes at start-up', function () {
     database = await createTestDatabase();
     const store = await openPostgresStore({ url: database.url, poolMax: 2, timeoutMs: 5000 });
     await store.close();
-    await admin(database.url, [
+    await runStatements(database.url, [
       `insert into users (user_id, created_at) select 'u' || u, now() from generate_series(1, 200) as u`,
       `insert into conversations (conversation_id, user_id, created_at, active_at)
          select 'c' || u, 'u' || u, now(), now() from generate_series(1, 200) as u`,
@@ -78,7 +62,7 @@ describe('PostgreSQL: the search indexes at start-up', function () {
     database = await createTestDatabase();
     const first = await openPostgresStore({ url: database.url, poolMax: 2, timeoutMs: 5000 });
     await first.close();
-    await admin(database.url, [
+    await runStatements(database.url, [
       'drop index messages_search_words',
       'drop index messages_search_trigrams',
       `create index messages_search_words on messages using gin (user_id, to_tsvector('english'::regconfig, text))`,
@@ -131,8 +115,8 @@ describe('PostgreSQL: the search indexes at start-up', function () {
   it('stop start-up with an error naming the extension that cannot be created', async () => {
     database = await createTestDatabase();
     const role = `assistant_test_${uid('r').replaceAll('-', '').slice(-12)}`;
-    await admin(ADMIN_URL, [`create role ${role} login`]);
-    await admin(database.url, [`grant create on schema public to ${role}`]);
+    await runStatements(ADMIN_URL, [`create role ${role} login`]);
+    await runStatements(database.url, [`grant create on schema public to ${role}`]);
     try {
       const url = new URL(database.url);
       url.username = role;
@@ -145,7 +129,7 @@ describe('PostgreSQL: the search indexes at start-up', function () {
     } finally {
       await database.drop();
       database = undefined;
-      await admin(ADMIN_URL, [`drop owned by ${role}`, `drop role ${role}`]).catch(() => admin(ADMIN_URL, [`drop role if exists ${role}`]));
+      await runStatements(ADMIN_URL, [`drop owned by ${role}`, `drop role ${role}`]).catch(() => runStatements(ADMIN_URL, [`drop role if exists ${role}`]));
     }
   });
 });

@@ -2,36 +2,21 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { openPostgresStore } from '../../../src/adapters/persistence/postgres/postgres-store.js';
 import { TableStatistics } from '../../../src/adapters/persistence/postgres/table-statistics.js';
-import { createTestDatabase, requirePostgres } from '../../support/postgres.js';
-
-/** Runs `statements` on a connection of its own, closed after them (a backend reports its counts as it ends). */
-async function run(url: string, statements: string[]): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const statement of statements) await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+import { createTestDatabase, requirePostgres, runStatements, withClient } from '../../support/postgres.js';
 
 interface TableState {
   analyzed: boolean;
   changed: number;
 }
 
-async function stateOf(url: string, table: string): Promise<TableState> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+function stateOf(url: string, table: string): Promise<TableState> {
+  return withClient(url, async (client) => {
     const { rows } = await client.query<{ analyzed: boolean; changed: string }>(
       `select last_analyze is not null as analyzed, n_mod_since_analyze as changed from pg_stat_user_tables where relname = $1`,
       [table],
     );
     return { analyzed: rows[0]!.analyzed, changed: Number(rows[0]!.changed) };
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** The statistics system counts a backend's changes shortly after it ends: waits until `table` shows at least `changed`. */
@@ -56,7 +41,7 @@ describe('PostgreSQL: the planner statistics kept where autovacuum does not run'
     database = await createTestDatabase();
     await (await openPostgresStore({ url: database.url, poolMax: 2, timeoutMs: 5000 })).close();
     // Off for these tables whatever the server's setting, so the test holds on any server.
-    await run(database.url, ['alter table users set (autovacuum_enabled = false)', 'alter table conversations set (autovacuum_enabled = false)']);
+    await runStatements(database.url, ['alter table users set (autovacuum_enabled = false)', 'alter table conversations set (autovacuum_enabled = false)']);
     pool = new pg.Pool({ connectionString: database.url, max: 2 });
   });
   afterEach(async () => {
@@ -65,7 +50,7 @@ describe('PostgreSQL: the planner statistics kept where autovacuum does not run'
   });
 
   it('analyzes a table once more rows changed than autovacuum’s rule allows (50 and a tenth of the rows), and only it', async () => {
-    await run(database!.url, [USERS(1, 200)]);
+    await runStatements(database!.url, [USERS(1, 200)]);
     await counted(database!.url, 'users', 200);
     expect(await stateOf(database!.url, 'users')).to.deep.equal({ analyzed: false, changed: 200 });
 
@@ -76,27 +61,27 @@ describe('PostgreSQL: the planner statistics kept where autovacuum does not run'
   });
 
   it('leaves a table alone until its changes pass the rule again (50 + a tenth of its 200 rows: 70)', async () => {
-    await run(database!.url, [USERS(1, 200)]);
+    await runStatements(database!.url, [USERS(1, 200)]);
     await counted(database!.url, 'users', 200);
     await new TableStatistics(pool!).keep();
 
-    await run(database!.url, [USERS(201, 260)]);
+    await runStatements(database!.url, [USERS(201, 260)]);
     await counted(database!.url, 'users', 60);
     expect(await new TableStatistics(pool!).keep()).to.deep.equal([]);
 
-    await run(database!.url, [USERS(261, 280)]);
+    await runStatements(database!.url, [USERS(261, 280)]);
     await counted(database!.url, 'users', 80);
     expect(await new TableStatistics(pool!).keep()).to.deep.equal(['users']);
   });
 
   it('reads a table’s own threshold: one set higher leaves it alone', async () => {
-    await run(database!.url, ['alter table users set (autovacuum_analyze_threshold = 1000)', USERS(1, 200)]);
+    await runStatements(database!.url, ['alter table users set (autovacuum_analyze_threshold = 1000)', USERS(1, 200)]);
     await counted(database!.url, 'users', 200);
     expect(await new TableStatistics(pool!).keep()).to.deep.equal([]);
   });
 
   it('analyzes nothing while another instance holds the lock, and leaves the table due for the next look', async () => {
-    await run(database!.url, [USERS(1, 200)]);
+    await runStatements(database!.url, [USERS(1, 200)]);
     await counted(database!.url, 'users', 200);
     const other = new pg.Client({ connectionString: database!.url });
     await other.connect();
@@ -112,7 +97,7 @@ describe('PostgreSQL: the planner statistics kept where autovacuum does not run'
   });
 
   it('makes a connection plan again: a prepared statement planned while the table was small stops reading it whole', async () => {
-    await run(database!.url, [USERS(1, 50)]);
+    await runStatements(database!.url, [USERS(1, 50)]);
     const client = await pool!.connect();
     try {
       // As pg does after a few executions of a prepared statement: one plan for all values.
@@ -120,7 +105,7 @@ describe('PostgreSQL: the planner statistics kept where autovacuum does not run'
       await client.query(`prepare by_ids(text[]) as select u.created_at from users u join unnest($1::text[]) as w(id) on w.id = u.user_id`);
       const plan = async () => (await client.query<{ 'QUERY PLAN': string }>(`explain execute by_ids('{u1,u2}')`)).rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(await plan(), 'on 50 rows').to.match(/Seq Scan on users/);
-      await run(database!.url, [USERS(51, 20_000)]);
+      await runStatements(database!.url, [USERS(51, 20_000)]);
       await counted(database!.url, 'users', 20_000);
       expect(await plan(), 'on 20,000 rows, the plan of 50').to.match(/Seq Scan on users/);
       expect(await new TableStatistics(pool!).keep()).to.deep.equal(['users']);
@@ -131,7 +116,7 @@ describe('PostgreSQL: the planner statistics kept where autovacuum does not run'
   });
 
   it('runs with the store: a database that arrives with unanalyzed tables (restored, say) has them analyzed at start', async () => {
-    await run(database!.url, [USERS(1, 200)]);
+    await runStatements(database!.url, [USERS(1, 200)]);
     await counted(database!.url, 'users', 200);
     const store = await openPostgresStore({ url: database!.url, poolMax: 2, timeoutMs: 5000 });
     try {
