@@ -34,7 +34,8 @@ export async function pumpReply(ctx: Context, stream: ChatReplyStream, encoder: 
     for await (const event of stream.events(options.from, client.signal)) {
       if (event.type === 'text') {
         position = event.position;
-        await sse.send(encoder.delta(event.text, position));
+        const taken = sse.send(encoder.delta(event.text, position));
+        if (taken) await taken;
         speaking?.delta(event.text);
         continue;
       }

@@ -18,16 +18,46 @@ export class InstrumentedChatModel implements ChatModel {
     return timed(this.metrics.chatModelDuration, { mode: 'complete' }, () => this.inner.complete(request, signal));
   }
 
-  async *stream(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatChunk> {
-    const stop = this.metrics.chatModelDuration.startTimer({ mode: 'stream' });
-    let outcome = 'error';
-    try {
-      for await (const chunk of this.inner.stream(request, signal)) {
-        if (chunk.type === 'finish') outcome = 'ok';
-        yield chunk;
-      }
-    } finally {
-      stop({ outcome: signal?.aborted ? 'cancelled' : outcome });
-    }
+  /**
+   * The inner stream's chunks as they are, its latency observed when it ends (or fails, or is
+   * left): passed through by hand rather than by a generator of its own, which would add a
+   * promise and a turn of the queue to every piece of every reply.
+   */
+  stream(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatChunk> {
+    const { inner, metrics } = this;
+    return {
+      [Symbol.asyncIterator]() {
+        const chunks = inner.stream(request, signal)[Symbol.asyncIterator]();
+        const stop = metrics.chatModelDuration.startTimer({ mode: 'stream' });
+        let outcome = 'error';
+        let stopped = false;
+        const end = () => {
+          if (stopped) return;
+          stopped = true;
+          stop({ outcome: signal?.aborted ? 'cancelled' : outcome });
+        };
+        return {
+          next: () =>
+            chunks.next().then(
+              (result) => {
+                if (result.done) end();
+                else if (result.value.type === 'finish') outcome = 'ok';
+                return result;
+              },
+              (error: unknown) => {
+                end();
+                throw error;
+              },
+            ),
+          return: async (value?: unknown) => {
+            try {
+              return (await chunks.return?.(value)) ?? { done: true as const, value: undefined };
+            } finally {
+              end();
+            }
+          },
+        };
+      },
+    };
   }
 }
