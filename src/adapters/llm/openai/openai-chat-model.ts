@@ -100,15 +100,29 @@ export class OpenAiChatModel implements ChatModel {
       // A reply is stored as it comes: NUL and lone surrogates (no store keeps them) become U+FFFD.
       // A high surrogate ending a piece waits for the next, which may hold its other half.
       let held = '';
-      for await (const chunk of completionChunks(response, () => call.restart())) {
-        if (chunk.model) model = chunk.model;
-        usage = usageOf(chunk.usage) ?? usage;
-        const choice = chunk.choices?.[0];
-        if (choice?.finish_reason) finishReason = choice.finish_reason;
-        const piece = held + (choice?.delta?.content ?? '');
-        held = /[\uD800-\uDBFF]$/.test(piece) ? piece.slice(-1) : '';
-        const text = storableText(piece.slice(0, piece.length - held.length));
-        if (text) yield { type: 'delta', text };
+      // The answer's events are read in this generator itself, not in one of their own beneath it: at
+      // thousands of streams, each layer of generators costs every piece a few promises more.
+      const events: EventSourceMessage[] = [];
+      const parser = createParser({ onEvent: (event) => events.push(event) });
+      const decoder = new TextDecoder();
+      let ended = false;
+      // Read to the end of the body even after `[DONE]`, so the connection is left whole for the next request.
+      for await (const bytes of (response.body ?? []) as AsyncIterable<Uint8Array>) {
+        call.restart();
+        if (ended) continue;
+        parser.feed(decoder.decode(bytes, { stream: true }));
+        for (const event of events.splice(0)) {
+          if (ended || (ended = event.data.startsWith('[DONE]'))) continue;
+          const chunk = completionChunk(event, response);
+          if (chunk.model) model = chunk.model;
+          usage = usageOf(chunk.usage) ?? usage;
+          const choice = chunk.choices?.[0];
+          if (choice?.finish_reason) finishReason = choice.finish_reason;
+          const piece = held + (choice?.delta?.content ?? '');
+          held = /[\uD800-\uDBFF]$/.test(piece) ? piece.slice(-1) : '';
+          const text = storableText(piece.slice(0, piece.length - held.length));
+          if (text) yield { type: 'delta', text };
+        }
       }
       if (held) yield { type: 'delta', text: storableText(held) };
       call.throwIfStopped();
@@ -122,26 +136,12 @@ export class OpenAiChatModel implements ChatModel {
   }
 }
 
-/** The chunks of a streamed chat completion, as OpenAI's SDK reads them: `data` lines until `[DONE]`, an `error` ends it. */
-async function* completionChunks(response: Response, onBytes: () => void): AsyncGenerator<OpenAI.Chat.Completions.ChatCompletionChunk> {
-  if (!response.body) return;
-  const events: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => events.push(event) });
-  const decoder = new TextDecoder();
-  let done = false;
-  // Read to the end of the body even after `[DONE]`, so the connection is left whole for the next request.
-  for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
-    onBytes();
-    if (done) continue;
-    parser.feed(decoder.decode(bytes, { stream: true }));
-    for (const event of events.splice(0)) {
-      if (done || (done = event.data.startsWith('[DONE]'))) continue;
-      const data = JSON.parse(event.data) as OpenAI.Chat.Completions.ChatCompletionChunk & { error?: object; message?: string };
-      if (event.event === 'error') throw new APIError(undefined, data.error, data.message, undefined);
-      if (data?.error) throw new APIError(undefined, data.error, undefined, response.headers);
-      yield data;
-    }
-  }
+/** One event of a streamed chat completion, as OpenAI's SDK reads it: a chunk, or an error that ends the answer. */
+function completionChunk(event: EventSourceMessage, response: Response): OpenAI.Chat.Completions.ChatCompletionChunk {
+  const data = JSON.parse(event.data) as OpenAI.Chat.Completions.ChatCompletionChunk & { error?: object; message?: string };
+  if (event.event === 'error') throw new APIError(undefined, data.error, data.message, undefined);
+  if (data?.error) throw new APIError(undefined, data.error, undefined, response.headers);
+  return data;
 }
 
 /** The persona as the system message, then the bounded history, then the new message. */
