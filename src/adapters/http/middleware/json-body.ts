@@ -6,7 +6,8 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /**
  * For routes that take JSON: a non-empty body must say it is JSON (else 415) and stay under
- * the limit (else 413); a request without a body is never 415.
+ * the limit (else 413); a request without a body is never 415. A body already read by it
+ * passes straight on.
  */
 export function jsonBody(limitBytes: number): Middleware {
   const parse = bodyParser({
@@ -16,7 +17,9 @@ export function jsonBody(limitBytes: number): Middleware {
     jsonLimit: limitBytes,
     jsonStrict: false,
   });
-  return async (ctx, next) => {
+  // The requests whose body this has read: a limited route's is read first (usage-limits.ts), and its route finds it done.
+  const done = new WeakSet<object>();
+  const read: Middleware = async (ctx, next) => {
     const declaredLength = Number(ctx.get('Content-Length') || 0);
     if (declaredLength > limitBytes) throw tooLarge(limitBytes);
     const hasBody = declaredLength > 0 || ctx.get('Transfer-Encoding') !== '';
@@ -37,8 +40,10 @@ export function jsonBody(limitBytes: number): Middleware {
     }
     // No body at all reads as an empty object, so the schema can name the missing fields.
     if (!ctx.request.rawBody) ctx.request.body = {};
+    done.add(ctx);
     await next();
   };
+  return (ctx, next) => (done.has(ctx) ? next() : read(ctx, next));
 }
 
 function tooLarge(limitBytes: number): HttpProblem {
