@@ -73,7 +73,7 @@ export class ReplyFeed {
           yield { type: 'end', ...job.end, position };
           return;
         }
-        if (!(await waits.until(job.changes.next()))) return;
+        if (!(await waits.untilChange(job.changes))) return;
       }
     } finally {
       waits.dispose();

@@ -22,10 +22,20 @@ export class Wakeup {
 /** Something changed, for any number of waiters, who look at the state before they wait (in the same tick). */
 export class Changes {
   private waiting: { promise: Promise<void>; resolve: () => void } | null = null;
+  private callbacks: (() => void)[] = [];
 
   notify(): void {
     this.waiting?.resolve();
     this.waiting = null;
+    if (this.callbacks.length === 0) return;
+    const callbacks = this.callbacks;
+    this.callbacks = [];
+    for (const callback of callbacks) callback();
+  }
+
+  /** Calls `callback` once, at the next change: a waiter that waits once per piece needs no promise of the change's. */
+  once(callback: () => void): void {
+    this.callbacks.push(callback);
   }
 
   next(): Promise<void> {
@@ -54,6 +64,19 @@ export class AbortableWaits {
 
   constructor(private readonly signal: AbortSignal) {
     signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** Whether `changes` changed before the signal aborted. */
+  untilChange(changes: Pick<Changes, 'once'>): Promise<boolean> {
+    if (this.signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.wake = resolve;
+      changes.once(() => {
+        if (this.wake !== resolve) return; // aborted first
+        this.wake = undefined;
+        resolve(true);
+      });
+    });
   }
 
   /** Whether `promise` settled before the signal aborted. */
