@@ -1,5 +1,8 @@
 import { execSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -134,12 +137,61 @@ export async function streamAll(server: RunningServer, count: number, plan: Repl
   }
 }
 
-function startSubject(subject: Subject, model: PacedModelProcess): Promise<RunningServer> {
+function startSubject(subject: Subject, model: PacedModelProcess, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   if (subject !== 'relay') {
     const titles: Record<string, string> = subject === 'untitled' ? { TITLE_MODE: 'first_message' } : {};
-    return startService(subject === 'service' ? 'service in memory' : 'service in memory, titles from the first message', { env: { ...pacedModelEnvironment(model), ...titles } });
+    return startService(subject === 'service' ? 'service in memory' : 'service in memory, titles from the first message', { env: { ...pacedModelEnvironment(model), ...titles, ...extraEnv } });
   }
-  return startBaseline('relay', 'relay-server', { MODEL_BASE_URL: model.baseUrl, MODEL: 'paced-1' });
+  return startBaseline('relay', 'relay-server', { MODEL_BASE_URL: model.baseUrl, MODEL: 'paced-1', ...extraEnv });
+}
+
+/** The streams of the promise count: fewer than the timed runs', as the hook slows the server. */
+const COUNTED = { streams: 100, pieces: 41 };
+const PROMISE_COUNTER = fileURLToPath(new URL('../support/promise-counter.mjs', import.meta.url));
+
+interface PromiseCount {
+  /** Promises made for one stream of one piece, from its request to its end. */
+  perStream: number;
+  /** Promises made for each further piece of a stream. */
+  perPiece: number;
+}
+
+/**
+ * How many promises a subject's process makes per stream and per piece (promise-counter.mjs,
+ * loaded with --import): counted around 100 streams of one piece, then 100 of 41, after the
+ * same warm-up as the timed runs. A count, not a time: the same on a busy machine as on a quiet one.
+ */
+async function countPromises(subject: Subject, model: PacedModelProcess): Promise<PromiseCount> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-promises-'));
+  const file = join(dir, 'count');
+  const server = await startSubject(subject, model, { NODE_OPTIONS: `--import=${PROMISE_COUNTER}`, PROMISE_COUNT_FILE: file });
+  // Each read removes the last count, signals, and waits for the new one.
+  const read = async (): Promise<number> => {
+    rmSync(file, { force: true });
+    process.kill(server.pid, 'SIGUSR2');
+    for (let waited = 0; waited < 5000; waited += 20) {
+      await sleep(20);
+      if (existsSync(file)) return Number(readFileSync(file, 'utf8'));
+    }
+    throw new Error(`${server.label}: the promise count was not written (is ${PROMISE_COUNTER} loaded?)`);
+  };
+  try {
+    await streamAll(server, WARM_UP.streams, WARM_UP.plan);
+    await sleep(500);
+    const start = await read();
+    await streamAll(server, COUNTED.streams, { ...WARM_UP.plan, pieces: 1 });
+    await sleep(100);
+    const onePiece = await read();
+    await streamAll(server, COUNTED.streams, { ...WARM_UP.plan, pieces: COUNTED.pieces });
+    await sleep(100);
+    const manyPieces = await read();
+    const perStream = (onePiece - start) / COUNTED.streams;
+    const perLongStream = (manyPieces - onePiece) / COUNTED.streams;
+    return { perStream, perPiece: (perLongStream - perStream) / (COUNTED.pieces - 1) };
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A fresh server: warmed up, then `count` streams at once, its CPU time and RSS read around them. */
@@ -190,6 +242,12 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
         );
       }
     }
+    const promises = {} as Record<Subject, PromiseCount>;
+    for (const subject of ['service', 'untitled', 'relay'] as const) {
+      promises[subject] = await countPromises(subject, model);
+      log(`promises, ${subject}: ${promises[subject].perStream.toFixed(1)} per stream of one piece, ${promises[subject].perPiece.toFixed(1)} per further piece`);
+    }
+    const counted = (label: string, value: number, unit: string) => ({ label, unit, measure: measureOf([value]) });
     const per1000 = (mib: number) => (mib * 1000) / count;
     const figure = (label: string, unit: string, samples: number[], note?: string) => ({ label, unit, measure: measureOf(samples), ...(note ? { note } : {}) });
     const firstDelta = (subject: Subject) =>
@@ -217,6 +275,21 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
         figure: `CPU time, ${streamsText} streams: the service with titles from the first message`,
         subject: figure('untitled', 's', runs.untitled.map((r) => r.cpuSeconds)),
         baseline: figure('relay', 's', runs.relay.map((r) => r.cpuSeconds)),
+      },
+      {
+        figure: `promises made per streamed piece (async_hooks count, ${COUNTED.streams} streams of ${COUNTED.pieces} pieces less ${COUNTED.streams} of one)`,
+        subject: counted('service', promises.service.perPiece, 'promises'),
+        baseline: counted('relay', promises.relay.perPiece, 'promises'),
+      },
+      {
+        figure: 'promises made per stream of one piece, from its request to its end (the service: its title call too)',
+        subject: counted('service', promises.service.perStream, 'promises'),
+        baseline: counted('relay', promises.relay.perStream, 'promises'),
+      },
+      {
+        figure: 'promises made per stream of one piece: the service with titles from the first message',
+        subject: counted('untitled', promises.untitled.perStream, 'promises'),
+        baseline: counted('relay', promises.relay.perStream, 'promises'),
       },
       {
         figure: 'peak RSS growth per 1,000 streams',
