@@ -68,23 +68,20 @@ export class AbortableWaits {
 
   /** Whether `changes` changed before the signal aborted. */
   untilChange(changes: Pick<Changes, 'once'>): Promise<boolean> {
-    if (this.signal.aborted) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      this.wake = resolve;
-      changes.once(() => {
-        if (this.wake !== resolve) return; // aborted first
-        this.wake = undefined;
-        resolve(true);
-      });
-    });
+    return this.wait((settled) => changes.once(settled));
   }
 
   /** Whether `promise` settled before the signal aborted. */
   until(promise: Promise<unknown>): Promise<boolean> {
+    return this.wait((settled) => void promise.then(settled));
+  }
+
+  /** Whether what `subscribe` is told of came before the signal aborted (it calls `settled` when it comes). */
+  private wait(subscribe: (settled: () => void) => void): Promise<boolean> {
     if (this.signal.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
       this.wake = resolve;
-      void promise.then(() => {
+      subscribe(() => {
         if (this.wake !== resolve) return; // aborted first
         this.wake = undefined;
         resolve(true);
