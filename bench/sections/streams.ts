@@ -159,7 +159,9 @@ interface PromiseCount {
 /**
  * How many promises a subject's process makes per stream and per piece (promise-counter.mjs,
  * loaded with --import): counted around 100 streams of one piece, then 100 of 41, after the
- * same warm-up as the timed runs. A count, not a time: the same on a busy machine as on a quiet one.
+ * same warm-up as the timed runs. A count, not a time, so far steadier than the times; but the
+ * reading of the model's answer makes its promises per read of the socket, so the count per piece
+ * still moves with how many pieces a busy server reads at once.
  */
 async function countPromises(subject: Subject, model: PacedModelProcess): Promise<PromiseCount> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-promises-'));
