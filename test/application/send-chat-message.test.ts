@@ -24,9 +24,12 @@ class CountingIds {
 
 class RecordingModel implements ChatModel {
   requests: ChatRequest[] = [];
+  signals: (AbortSignal | undefined)[] = [];
+  immediate?: boolean;
   constructor(private readonly answer: (request: ChatRequest) => Partial<ChatReply> = () => ({})) {}
-  async complete(request: ChatRequest): Promise<ChatReply> {
+  async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
     this.requests.push(request);
+    this.signals.push(signal);
     return { text: 'ok', finishReason: 'stop', model: 'recording', usage: null, ...this.answer(request) };
   }
   async *stream(): AsyncIterable<never> {}
@@ -41,6 +44,16 @@ function setUp(settings = { maxTextLength: 1000, historyMessages: 3, historyChar
 }
 
 describe('SendChatMessage', () => {
+  it('gives the model a signal to stop by, unless it answers at once (immediate): then none is made', async () => {
+    const { send, model } = setUp();
+    await send.execute({ userId: 'u', conversationId: 'c', text: 'one' });
+    model.immediate = true;
+    await send.execute({ userId: 'u', conversationId: 'c', text: 'two' });
+    expect(model.signals[0]).to.be.instanceOf(AbortSignal);
+    expect(model.signals[1]).to.equal(undefined);
+    expect(model.requests.map((r) => r.text)).to.deep.equal(['one', 'two']);
+  });
+
   it('shows the model the newest turns within the message budget, oldest first', async () => {
     const { send, save, model } = setUp();
     for (const text of ['one', 'two', 'three', 'four']) {

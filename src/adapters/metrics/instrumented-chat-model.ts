@@ -4,6 +4,7 @@ import { timed, type Metrics } from './metrics.js';
 /** A ChatModel that reports its latencies; behaves exactly like the one it wraps. */
 export class InstrumentedChatModel implements ChatModel {
   readonly name?: string;
+  readonly immediate?: boolean;
   readonly estimateUsage?: (request: ChatRequest, text: string) => TokenUsage;
 
   constructor(
@@ -11,6 +12,7 @@ export class InstrumentedChatModel implements ChatModel {
     private readonly metrics: Metrics,
   ) {
     this.name = inner.name;
+    if (inner.immediate) this.immediate = true;
     if (inner.estimateUsage) this.estimateUsage = inner.estimateUsage.bind(inner);
   }
 

@@ -40,6 +40,11 @@ export type ChatChunk =
 export interface ChatModel {
   /** The model's configured name, recorded on replies cut short before the model reported one. */
   readonly name?: string;
+  /**
+   * True for a model that answers `complete` in this process without waiting on anything (the
+   * offline one): there is nothing to stop midway, so callers need not make it a signal.
+   */
+  readonly immediate?: boolean;
   complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply>;
   /** Pieces of the reply as they are made, then one `finish`. */
   stream(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatChunk>;

@@ -4,6 +4,7 @@ import { estimatedUsage } from '../usage/estimated-usage.js';
 import type { ChatInput, StartTurn } from './start-turn.js';
 import type { ReplyFeed } from './reply-feed.js';
 import type { ReplyJobs } from './reply-jobs.js';
+import type { StopSignal } from './reply-job.js';
 
 export interface ChatExchange {
   response: string;
@@ -31,7 +32,7 @@ export class SendChatMessage {
     const turn = await this.startTurn.execute(input, this.model.name ?? 'unknown');
     const { request } = turn;
     const end = request
-      ? await this.jobs.start(turn.reply, (signal) => this.whole(request, signal), turn.naming, (text) => estimatedUsage(this.model, request, text)).done
+      ? await this.jobs.start(turn.reply, (stop) => this.whole(request, stop), turn.naming, (text) => estimatedUsage(this.model, request, text)).done
       : await this.feed.end(turn.reply, new AbortController().signal);
     if (!end) throw new ChatModelFailedError('the reply ended without finishing');
     if (end.failure !== undefined) throw end.failure;
@@ -47,9 +48,9 @@ export class SendChatMessage {
     };
   }
 
-  /** The model's whole reply, as one piece of a stream. */
-  private async *whole(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatChunk> {
-    const reply = await this.model.complete(request, signal);
+  /** The model's whole reply, as one piece of a stream; a model that answers at once is given no signal (StopSignal). */
+  private async *whole(request: ChatRequest, stop: StopSignal): AsyncGenerator<ChatChunk> {
+    const reply = await this.model.complete(request, this.model.immediate ? undefined : stop.signal);
     yield { type: 'delta', text: reply.text };
     yield { type: 'finish', finishReason: reply.finishReason, model: reply.model, usage: reply.usage };
   }

@@ -48,7 +48,7 @@ export class StreamChatReply {
   async execute(input: ChatInput): Promise<ChatReplyStream> {
     const turn = await this.startTurn.execute(input, this.model.name ?? 'unknown');
     const { request } = turn;
-    if (request) this.jobs.start(turn.reply, (signal) => this.model.stream(request, signal), turn.naming, (text) => estimatedUsage(this.model, request, text));
+    if (request) this.jobs.start(turn.reply, (stop) => this.model.stream(request, stop.signal), turn.naming, (text) => estimatedUsage(this.model, request, text));
     return replyStream(this.feed, this.jobs, turn.reply, request !== null);
   }
 }

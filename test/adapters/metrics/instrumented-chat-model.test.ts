@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { ChatChunk, ChatModel, ChatRequest } from '../../../src/application/ports/chat-model.js';
 import { InstrumentedChatModel } from '../../../src/adapters/metrics/instrumented-chat-model.js';
 import { Metrics } from '../../../src/adapters/metrics/metrics.js';
+import { OfflineChatModel } from '../../../src/adapters/llm/offline/offline-chat-model.js';
 
 const request = { persona: { name: 'x' }, history: [], text: 'hi' } as unknown as ChatRequest;
 
@@ -67,5 +68,13 @@ describe('InstrumentedChatModel.stream', () => {
     }
     expect(inner.closed).to.equal(true);
     expect(await observed(metrics)).to.deep.equal({ cancelled: 1 });
+  });
+});
+
+describe('InstrumentedChatModel.immediate', () => {
+  it('is the wrapped model\'s: the offline model answers at once, a model over the network does not', () => {
+    const metrics = new Metrics();
+    expect(new InstrumentedChatModel(new OfflineChatModel(), metrics).immediate).to.equal(true);
+    expect(new InstrumentedChatModel(model([]), metrics).immediate).to.equal(undefined);
   });
 });

@@ -64,6 +64,8 @@ function cutToWords(text: string, max: number | undefined): string {
  */
 export class OfflineChatModel implements ChatModel {
   readonly name = OFFLINE_MODEL_NAME;
+  /** `complete` answers at once, in this process: nothing can stop it midway. */
+  readonly immediate = true;
   private readonly streamDelayMs: number;
 
   constructor(options: OfflineChatModelOptions = {}) {
