@@ -6,6 +6,8 @@ import { aPersona } from '../support/builders.js';
 export interface ChatModelSubject {
   /** A model that streams with a short pause between pieces, so a test can abort mid-reply. */
   model: ChatModel;
+  /** Whether the model answers `complete` at once, in this process (ChatModel.immediate): the offline one does, a model over the network never. */
+  immediate: boolean;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,17 @@ export function chatModelContract(make: MakeChatModel): void {
       expect(reply.finishReason).to.be.a('string').and.not.equal('');
       expect(reply.model).to.be.a('string').and.not.equal('');
       if (reply.usage) expect(reply.usage.totalTokens).to.equal(reply.usage.promptTokens + reply.usage.completionTokens);
+    });
+
+    it('says whether it answers at once (immediate), and one that does answers complete() before the event loop turns', async () => {
+      expect(subject.model.immediate === true).to.equal(subject.immediate);
+      let turned = false;
+      const immediate = setImmediate(() => (turned = true));
+      const reply = await subject.model.complete(request());
+      clearImmediate(immediate);
+      expect(reply.text.trim()).to.not.equal('');
+      // A model over the network waits on its socket for several turns of the loop.
+      expect(turned).to.equal(!subject.immediate);
     });
 
     it('stream() yields deltas that concatenate to the full reply, then exactly one finish', async () => {

@@ -4,7 +4,7 @@ import { FAKE_MODEL, startFakeOpenAiServer } from '../support/fake-openai-server
 import { chatModelContract } from './chat-model.contract.js';
 
 describe('offline chat model', () => {
-  chatModelContract(async () => ({ model: new OfflineChatModel({ streamDelayMs: 10 }), close: async () => {} }));
+  chatModelContract(async () => ({ model: new OfflineChatModel({ streamDelayMs: 10 }), immediate: true, close: async () => {} }));
 });
 
 describe('OpenAI chat model, against a local OpenAI-compatible server', () => {
@@ -13,6 +13,7 @@ describe('OpenAI chat model, against a local OpenAI-compatible server', () => {
     fake.chunkDelayMs = 10;
     return {
       model: new OpenAiChatModel({ model: FAKE_MODEL, baseUrl: fake.baseUrl, timeoutMs: 5000, maxRetries: 0 }),
+      immediate: false,
       close: () => fake.stop(),
     };
   });
