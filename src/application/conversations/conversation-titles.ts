@@ -53,7 +53,8 @@ export class ConversationTitles {
   private async propose(text: string, userId: string): Promise<string | null> {
     try {
       const request = { persona: this.personaSource.persona(), history: [], text, systemPrompt: INSTRUCTIONS };
-      const reply = await this.model.complete(request, AbortSignal.timeout(this.settings.timeoutMs));
+      // A model that answers at once (ChatModel.immediate) cannot be late: no deadline is made for it.
+      const reply = await this.model.complete(request, this.model.immediate ? undefined : AbortSignal.timeout(this.settings.timeoutMs));
       this.usage?.countTokens(userId, reply.model, reply.usage ?? estimatedUsage(this.model, request, reply.text));
       return generatedTitle(reply.text);
     } catch {
