@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import type { Sql } from 'sql-template-tag';
 
 export { default as sql, empty, join, raw, type Sql } from 'sql-template-tag';
@@ -14,7 +14,8 @@ const names = new Map<string, string>();
  * parses it once per connection rather than once per request (and, after five runs, may keep
  * a generic plan for it: docs/operations.md).
  *
- * On the pool, each statement takes a connection for itself (atomic by itself); on a
+ * On the pool, each statement takes a connection for itself (atomic by itself), given back after
+ * it even when the statement failed (pg's own `pool.query` would close it: see `checkOut`); on a
  * connection of a transaction, statements run in that transaction (see `inTransaction`).
  */
 export class Statements {
@@ -41,14 +42,58 @@ export class Statements {
 
   private async send(query: Sql, prepared = true): Promise<pg.QueryResult> {
     const text = query.text;
+    const config = { name: prepared ? nameOf(text) : undefined, text, values: query.values };
     try {
-      return await this.on.query({ name: prepared ? nameOf(text) : undefined, text, values: query.values });
+      if (!(this.on instanceof pg.Pool)) return await this.on.query(config);
+      const connection = await checkOut(this.on);
+      let failed: Error | undefined;
+      try {
+        return await connection.client.query(config);
+      } catch (error) {
+        if (!endsStatementOnly(error)) failed = error instanceof Error ? error : new Error('the statement failed');
+        throw error;
+      } finally {
+        connection.giveBack(failed);
+      }
     } catch (error) {
       // The text (placeholders, never values) names the statement in the log; see error-serializer.ts.
       if (error instanceof Error) Object.assign(error, { sql: text });
       throw error;
     }
   }
+}
+
+/**
+ * Whether the server refused the statement alone, the session going on (severity ERROR: a
+ * constraint, a deadlock, a cancelled statement...), so its connection, with its prepared
+ * statements, can serve the next one. Anything else (FATAL, a lost connection, a time-out of
+ * the driver) leaves the connection in doubt.
+ */
+function endsStatementOnly(error: unknown): boolean {
+  return error instanceof pg.DatabaseError && error.severity === 'ERROR';
+}
+
+/**
+ * A connection of the pool, out of it until `giveBack`. pg's `pool.query` closes its connection
+ * after any failed statement, so a client whose requests fail (a statement time-out, a lost race)
+ * would cost the database a new connection (a new backend process, its statements parsed again)
+ * each time, and most under load; here a connection goes back to the pool unless it broke: it
+ * emitted an error while out (a connection out of the pool has no other listener, and an error
+ * nobody listens to would end the process), or `giveBack` is told why it cannot be trusted.
+ * (pg's pool itself closes a connection that ended.)
+ */
+async function checkOut(pool: pg.Pool): Promise<{ client: pg.PoolClient; giveBack(failure?: Error): void }> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (error: Error) => (broken = error);
+  client.on('error', onError);
+  return {
+    client,
+    giveBack(failure) {
+      client.off('error', onError);
+      client.release(broken ?? failure);
+    },
+  };
 }
 
 function nameOf(text: string): string | undefined {
@@ -63,12 +108,8 @@ function nameOf(text: string): string | undefined {
  * to the pool.
  */
 export async function inTransaction<T>(pool: pg.Pool, work: (db: Statements) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const { client, giveBack } = await checkOut(pool);
   let broken: Error | undefined;
-  // A connection that breaks while checked out emits an error besides failing its query: pg's pool
-  // listens only to idle ones, and an error nobody listens to would end the process.
-  const onError = (error: Error) => (broken = error);
-  client.on('error', onError);
   try {
     await client.query('begin');
     const result = await work(new Statements(client));
@@ -80,7 +121,6 @@ export async function inTransaction<T>(pool: pg.Pool, work: (db: Statements) => 
     });
     throw error;
   } finally {
-    client.off('error', onError);
-    client.release(broken);
+    giveBack(broken);
   }
 }
