@@ -99,11 +99,22 @@ describe('operations: OpenAPI, docs, metrics, CORS, logs', () => {
       expect(res.headers.get('access-control-allow-methods')).to.include('POST');
     });
 
+    it("lets a listed origin PATCH a conversation and send the headers its preflight names (resume's Last-Event-ID, an OpenAI SDK's own)", async () => {
+      const requested = 'content-type, last-event-id, x-stainless-os, x-stainless-retry-count';
+      const res = await service.call('OPTIONS', '/api/chat/conversations/c1', {
+        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'PATCH', 'access-control-request-headers': requested },
+      });
+      expect(res.status).to.equal(204);
+      expect(res.headers.get('access-control-allow-methods')!.split(',')).to.include('PATCH');
+      expect(res.headers.get('access-control-allow-headers')).to.equal(requested);
+    });
+
     it('gives other origins nothing, and exposes X-Request-Id to listed ones', async () => {
       const other = await service.call('GET', '/v1/health', { headers: { origin: 'https://evil.example' } });
       expect(other.headers.get('access-control-allow-origin')).to.equal(null);
       const listed = await service.call('GET', '/v1/health', { headers: { origin: 'https://app.example.com' } });
-      expect(listed.headers.get('access-control-expose-headers')).to.include('X-Request-Id');
+      const exposed = listed.headers.get('access-control-expose-headers')!.split(',');
+      expect(exposed).to.include.members(['X-Request-Id', 'ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'x-ratelimit-remaining-requests', 'x-ratelimit-reset-tokens']);
     });
 
     it('is closed by default', async () => {
