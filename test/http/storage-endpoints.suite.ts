@@ -341,6 +341,19 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
       expect(texts(await load(ids))).to.deep.equal(['stored']);
     });
 
+    it('one message_id twice in the request: 409 when the two differ (nothing stored), one message when they are the same', async () => {
+      const ids = aConversation();
+      const messageId = uid('m');
+      const differing = await saveSession({ ...ids, messages: [{ message_id: messageId, role: 'user', text: 'q1' }, { message_id: messageId, role: 'user', text: 'q2' }] });
+      expect(differing.status).to.equal(409);
+      expect(differing.json.detail).to.include(messageId);
+      expect(texts(await load(ids))).to.deep.equal([]);
+      const same = await saveSession({ ...ids, messages: [{ message_id: messageId, role: 'user', text: 'q1' }, { message_id: messageId, role: 'user', text: 'q1' }] });
+      expect(same.status).to.equal(201);
+      expect(same.json.messages_saved).to.equal(1);
+      expect(texts(await load(ids))).to.deep.equal(['q1']);
+    });
+
     it('400 when ended_at is before started_at', async () => {
       const res = await saveSession({ ...aConversation(), started_at: '2026-11-22T12:00:00Z', ended_at: '2026-11-22T11:00:00Z' });
       expect(res.status).to.equal(400);

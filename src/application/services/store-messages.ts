@@ -56,6 +56,7 @@ export async function storeMessages(
       }),
     );
   }
+  assertRepeatsSame(candidates, incoming);
   const stored = new Map<string, Message>();
   const insertedIds = new Set<string>();
   let pending = candidates;
@@ -85,4 +86,17 @@ export async function storeMessages(
       return { conversation: result.conversation, messages: candidates.map((c) => stored.get(c.messageId) ?? c), insertedIds };
     }
   }
+}
+
+/** One id twice in a request: the later must be the earlier again, as a resend of a stored one must (else 409). */
+function assertRepeatsSame(candidates: Message[], incoming: IncomingMessage[]): void {
+  if (candidates.length < 2) return;
+  const first = new Map<string, Message>();
+  candidates.forEach((candidate, index) => {
+    const earlier = first.get(candidate.messageId);
+    if (!earlier) return void first.set(candidate.messageId, candidate);
+    const sent = incoming[index]!;
+    const difference = earlier.differenceFrom(candidate, { metadata: sent.metadata !== undefined, createdAt: sent.createdAt !== undefined, parentId: false });
+    if (difference) throw new MessageIdConflictError(candidate.messageId, difference);
+  });
 }
