@@ -2,8 +2,11 @@ import { ConversationNotFoundError, FieldInvalidError } from './errors.js';
 import { assertClientId } from './ids.js';
 import { atMostCodePoints, hasUnstorableCharacters, truncateCodePoints, UNSTORABLE_RULE } from './text.js';
 
-/** Without a session title, a conversation is titled by the start of its first message. */
-export const TITLE_FROM_MESSAGE_LENGTH = 80;
+/**
+ * The characters of a first message a store need read to title a conversation by it: far more than
+ * the title keeps, so that runs of white space (collapsed first) do not shorten it.
+ */
+export const TITLE_SOURCE_PREFIX = 1000;
 /** A title made from the first user message: at most this many code points, cut at a word. */
 export const FALLBACK_TITLE_LENGTH = 60;
 /** A title a user sets: 1..200 code points after trimming. */
@@ -13,22 +16,17 @@ export const MAX_TITLE_LENGTH = 200;
 export const TITLE_SOURCES = ['user', 'generated', 'first_message'] as const;
 export type TitleSource = (typeof TITLE_SOURCES)[number];
 
-/** A conversation's title: its latest titled session's, else the start of its first message, else none. */
-export function conversationTitle(sessionTitle: string | null, firstMessageText: string | null): string | null {
-  if (sessionTitle !== null) return sessionTitle;
-  return firstMessageText === null ? null : truncateCodePoints(firstMessageText, TITLE_FROM_MESSAGE_LENGTH);
-}
-
 /**
  * The title a conversation shows: its user's or a model's; else its latest titled session's (a
- * title its user gave); else the one made from its first message; else the start of its first message.
+ * title its user gave); else the one made from its first message, stored or made now the same way
+ * (at most 60 code points, cut at a word).
  */
 export function shownTitle(stored: string | null, source: TitleSource | null, sessionTitle: string | null, firstText: string | null): { title: string | null; titleSource: TitleSource | null } {
   if (stored !== null && (source === 'user' || source === 'generated')) return { title: stored, titleSource: source };
   if (sessionTitle !== null) return { title: sessionTitle, titleSource: 'user' };
   if (stored !== null) return { title: stored, titleSource: source };
-  const fallback = conversationTitle(null, firstText);
-  return { title: fallback, titleSource: fallback === null ? null : 'first_message' };
+  const fallback = firstText === null ? '' : titleFromFirstMessage(firstText);
+  return fallback === '' ? { title: null, titleSource: null } : { title: fallback, titleSource: 'first_message' };
 }
 
 /** The title made from a first user message: its start, at most 60 code points, cut at a word (one line). */

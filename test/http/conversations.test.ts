@@ -67,6 +67,22 @@ export function conversationManagementSuite(start: () => Promise<TestService>): 
     expect(fresh.events.at(-2)!.json).to.deep.equal({ conversation_id: fresh.events[0]!.json.conversation_id, title: 'Tell me about owls', title_source: 'first_message' });
   });
 
+  it('a title handed back (null), and a conversation only saved to, show the start of the first message: at most 60 code points, cut at a word', async () => {
+    const user = uid('user');
+    const text = 'Planning a trip to Portugal next spring with my family and two dogs, what should we see first?';
+    const expected = 'Planning a trip to Portugal next spring with my family and';
+    const { conversation_id: chatted } = await chat({ user_id: user, text });
+    expect((await get(user, chatted)).json.conversation.title).to.equal(expected);
+    await patch(chatted, { user_id: user, title: 'Mine' });
+    const back = await patch(chatted, { user_id: user, title: null });
+    expect(back.json.conversation).to.include({ title: expected, title_source: 'first_message' });
+    const saved = uid('conv');
+    expect((await service.post('/api/chat/saveMessage', { user_id: user, conversation_id: saved, role: 'user', text })).status).to.equal(201);
+    expect((await get(user, saved)).json.conversation).to.include({ title: expected, title_source: 'first_message' });
+    const listed = await list(user);
+    expect(listed.map((c) => c.title)).to.deep.equal([expected, expected]);
+  });
+
   it('PATCH validates: a blank or too long title, no field at all, wrong types are 400; another user 404', async () => {
     const user = uid('user');
     const { conversation_id: id } = await chat({ user_id: user, text: 'hi' });

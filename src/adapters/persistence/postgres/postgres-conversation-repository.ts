@@ -1,5 +1,5 @@
 import type { ConversationPage, ConversationPosition, ConversationRepository, ConversationSummary, Deleted, Expiry } from '../../../application/ports/conversation-repository.js';
-import { shownTitle, type Conversation, type ConversationChanges, type TitleSource } from '../../../domain/conversation.js';
+import { shownTitle, TITLE_SOURCE_PREFIX, type Conversation, type ConversationChanges, type TitleSource } from '../../../domain/conversation.js';
 import { toConversation, toDate, type ConversationRow, type Timestamp } from './rows.js';
 import { empty, sql, type Sql, type Statements } from './statements.js';
 
@@ -131,7 +131,7 @@ function summaries(where: Sql, from: Sql = sql`conversations`): Sql {
   return sql`select c.*,
          (select s.title from sessions s where s.conversation_id = c.conversation_id and s.title is not null
             order by s.updated_at desc limit 1) as session_title,
-         (select m.text from messages m where m.conversation_id = c.conversation_id
+         (select left(m.text, ${TITLE_SOURCE_PREFIX}) from messages m where m.conversation_id = c.conversation_id
             order by m.created_at, m.seq limit 1) as first_text
        from ${from} c where ${where}`;
 }

@@ -1,5 +1,5 @@
 import type { MessageSearch, SearchHit, SearchPage, SearchRequest, SearchStage } from '../../../application/ports/message-search.js';
-import { shownTitle, TITLE_FROM_MESSAGE_LENGTH, type TitleSource } from '../../../domain/conversation.js';
+import { shownTitle, TITLE_SOURCE_PREFIX, type TitleSource } from '../../../domain/conversation.js';
 import type { SearchQuery } from '../../../domain/search-query.js';
 import { toDate, toMessage, type MessageRow } from './rows.js';
 import { filtersOf, SearchConditions, seekAfter, UNSEARCHABLE_CONVERSATIONS } from './search-conditions.js';
@@ -51,7 +51,7 @@ export class PostgresMessageSearch implements MessageSearch {
          (select json_build_object('title', c.title, 'source', c.title_source) from conversations c where c.conversation_id = f.conversation_id) as stored_title,
          (select s.title from sessions s where s.conversation_id = f.conversation_id and s.title is not null
             order by s.updated_at desc limit 1) as session_title,
-         (select left(m.text, ${TITLE_FROM_MESSAGE_LENGTH}) from messages m where m.conversation_id = f.conversation_id
+         (select left(m.text, ${TITLE_SOURCE_PREFIX}) from messages m where m.conversation_id = f.conversation_id
             order by m.created_at, m.seq limit 1) as first_text,
          ${this.highlights(query)}
        from found f
