@@ -374,9 +374,12 @@ export function openAiResponsesSuite(start: StartService): void {
         expect(res.json.error.message).to.be.a('string');
         const retrieve = await bare('GET', `/v1/responses/${uid('r')}`);
         expect(retrieve.status).to.equal(401);
+        const models = await bare('GET', '/v1/models');
+        expect(models.status).to.equal(401);
+        expect(models.json.error).to.include({ type: 'invalid_request_error' });
       });
 
-      it("another method is 405 with Allow in OpenAI's shape; a path of none of its operations is an unknown path (404)", async () => {
+      it("another method is 405 with Allow in OpenAI's shape; a path of none of its operations is a 404 in OpenAI's shape too", async () => {
         const user = uid('u');
         const headers = { authorization: `Bearer ${user}` };
         const put = await service.call('PUT', '/v1/responses', { headers, body: {} });
@@ -385,7 +388,11 @@ export function openAiResponsesSuite(start: StartService): void {
         expect(put.json.error).to.include({ type: 'invalid_request_error', code: 'method_not_allowed' });
         const unknown = await service.call('GET', `/v1/responses/${uid('r')}/nothing/here`, { headers });
         expect(unknown.status).to.equal(404);
-        expect(unknown.json).to.include({ status: 'error' });
+        expect(unknown.json.error).to.include({ type: 'invalid_request_error' });
+        expect(unknown.json.error.message).to.include('/nothing/here');
+        const conversationsUnknown = await service.call('GET', '/v1/conversations/x/items/y/z', { headers });
+        expect(conversationsUnknown.status).to.equal(404);
+        expect(conversationsUnknown.json.error).to.include({ type: 'invalid_request_error' });
       });
 
       it('GET /v1/models lists the configured model', async () => {

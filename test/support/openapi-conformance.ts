@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
+import { OPENAI_API_PATHS } from '../../src/adapters/http/openai-path-errors.js';
 
 /**
  * Checks one HTTP response against an OpenAPI 3.1 document, so that a route sending what its
@@ -17,8 +18,8 @@ import formats from 'ajv-formats';
  *   naming exactly the methods the document lists (HEAD and OPTIONS aside). A path whose
  *   operations document a 405 of their own (an OpenAI-compatible one answers in OpenAI's
  *   shape) answers it as documented there instead.
- * - A path the document does not list: an error status with the Error body (404 for unknown
- *   paths; Node's parser may refuse a request with 400 or 431 before any route is known), or,
+ * - A path the document does not list: an error status with the Error body (OpenAiError under
+ *   OpenAI's APIs; 404 for unknown paths; Node's parser may refuse a request with 400 or 431 before any route is known), or,
  *   for GET/HEAD outside the API (`/v1/...`, `/api/...`), a file of the demo page or of the
  *   API explorer (200 or 304, not JSON), and for OPTIONS there, the OPTIONS answer above. The
  *   document says so in its description.
@@ -125,7 +126,7 @@ export class ResponseConformance {
   }
 
   private undocumentedPath(method: string, pathname: string, response: ObservedResponse): string | undefined {
-    if (response.status >= 400 && response.status < 500) return this.errorBody(response);
+    if (response.status >= 400 && response.status < 500) return this.errorBody(response, OPENAI_API_PATHS.test(pathname) ? 'OpenAiError' : 'Error');
     if (method === 'OPTIONS' && !API_PATH.test(pathname)) return this.options(response);
     const isFile = (method === 'GET' || method === 'HEAD') && !API_PATH.test(pathname) && [200, 304].includes(response.status);
     if (isFile && !isJson(mediaType(response.header('content-type')) ?? '')) return undefined;
@@ -149,9 +150,9 @@ export class ResponseConformance {
     return undefined;
   }
 
-  private errorBody(response: ObservedResponse): string | undefined {
+  private errorBody(response: ObservedResponse, schema: 'Error' | 'OpenAiError' = 'Error'): string | undefined {
     if (!isJson(mediaType(response.header('content-type')) ?? '')) return `an error must be JSON (sent ${response.header('content-type') ?? 'no content type'})`;
-    return response.body === undefined ? undefined : this.jsonProblem({ $ref: '#/components/schemas/Error' }, response.body);
+    return response.body === undefined ? undefined : this.jsonProblem({ $ref: `#/components/schemas/${schema}` }, response.body);
   }
 
   private validator(schema: unknown): ValidateFunction {

@@ -32,7 +32,8 @@ export function openAiPathErrors(logger: Logger): Middleware {
   const inOpenAiShape = async (ctx: Context, next: () => Promise<unknown>) => {
     try {
       await next();
-      // A path no route answers is no path of these APIs: its 404 is every unknown path's (the error handler's).
+      // A path under these APIs that no route answers: OpenAI's 404 (as OpenAI answers an unknown URL), so its clients read it.
+      if (ctx.body == null && ctx.status === 404) throw new HttpProblem(404, `no endpoint at ${ctx.path}`);
       if (ctx.body == null && ctx.status === 405) throw new HttpProblem(405, `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
     } catch (error) {
       answerInOpenAiShape(ctx, error, logger);

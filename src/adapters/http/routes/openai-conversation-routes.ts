@@ -70,11 +70,12 @@ export function openAiConversationRoutes(router: Router, resolve: Resolve, schem
     ctx.body = openAiConversationJson(await resolve(ConversationItem).delete({ userId: user(ctx), conversationId, itemId }));
   });
 
-  router.get('/v1/models', async (ctx) => {
+  // Models too need the caller named, as every path of these APIs (and OpenAI's own) does.
+  router.get('/v1/models', who, async (ctx) => {
     ctx.body = modelListJson(resolve(ListModels).execute());
   });
 
-  router.get('/v1/models/:model', async (ctx) => {
+  router.get('/v1/models/:model', who, async (ctx) => {
     const model = resolve(ListModels).execute().find((m) => m.id === ctx.params.model);
     if (!model) throw new HttpProblem(404, `model ${JSON.stringify(ctx.params.model)} not found`);
     ctx.body = modelJson(model);
