@@ -5737,7 +5737,7 @@ export interface paths {
         };
         /**
          * The model (OpenAI Models API)
-         * @description The configured language model, in OpenAI's list shape. With identity off, no credential is needed (401 only with identity on).
+         * @description The configured language model, in OpenAI's list shape. The caller is named as on every path of these APIs: without `Authorization`, 401.
          */
         get: {
             parameters: {

@@ -140,7 +140,7 @@ export function openAiPaths(req: OpenAiRequestSchemas, op: Operation): ZodOpenAp
     },
     '/v1/models': {
       get: op('The model (OpenAI Models API)', {
-        description: 'The configured language model, in OpenAI\'s list shape. With identity off, no credential is needed (401 only with identity on).',
+        description: 'The configured language model, in OpenAI\'s list shape. The caller is named as on every path of these APIs: without `Authorization`, 401.',
         responses: openAiResponses({ '200': reply('The models', out.openAiModelList), '401': unauthorized, '405': notAllowed }),
       }),
     },
