@@ -53,14 +53,18 @@ export class ReplyFeed {
   }
 
   private async *fromJob(job: ReplyJob, from: number, signal: AbortSignal): AsyncGenerator<FeedEvent> {
-    let index = indexOfCodePoint(job.text, from);
-    let position = Math.min(from, job.length);
+    // A listener past the text so far (it says it holds more than there is) is sent nothing until the
+    // text passes its position, then what follows it: never again what it says it holds.
+    let position = from;
+    /** Where `position` is in the job's text, once the text has reached it (-1 until then). */
+    let index = -1;
     /** The number of the next piece to read, once this listener has caught up with the text (job.piecesFrom). */
     let next = -1;
     const waits = new AbortableWaits(signal);
     try {
       for (;;) {
-        if (job.text.length > index) {
+        if (index < 0 && job.length >= position) index = indexOfCodePoint(job.text, position);
+        if (index >= 0 && job.text.length > index) {
           const text = (next >= 0 ? job.piecesFrom(next) : undefined) ?? job.text.slice(index);
           next = job.pieceCount;
           index = job.text.length;
@@ -69,8 +73,9 @@ export class ReplyFeed {
           continue;
         }
         if (job.end) {
-          if (job.title) yield { type: 'title', conversationId: job.title.conversationId, title: job.title.title, titleSource: job.title.source, position };
-          yield { type: 'end', ...job.end, position };
+          if (job.title) yield { type: 'title', conversationId: job.title.conversationId, title: job.title.title, titleSource: job.title.source, position: job.length };
+          // The end carries the reply's whole length (a listener past it included).
+          yield { type: 'end', ...job.end, position: job.length };
           return;
         }
         if (!(await waits.untilChange(job.changes))) return;

@@ -90,6 +90,7 @@ export function resumeTests(ctx: SuiteContext): void {
     await finished.end();
     for (const stream of [live, finished]) {
       expect(stream.events[0]!.id).to.equal('1000');
+      expect(stream.events.filter((e) => e.event === 'delta'), 'nothing it says it holds is sent again').to.deep.equal([]);
       expect(stream.events.at(-1)).to.deep.include({ event: 'done', id: String(codePoints('Hello 🌍!')) });
     }
   });
