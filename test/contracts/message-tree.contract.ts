@@ -135,6 +135,32 @@ export function messageTreeContract(make: MakeStore): void {
       expect(await readAll(conversation, { order: 'asc' }, 2)).to.deep.equal(['c0', 'c1', 'c2', 'fork']);
     });
 
+    it('a page goes on after the last message of the page before even when that message was deleted meanwhile: nothing skipped or repeated', async () => {
+      // One chain (read in insertion order) and a forked tree (read by walking the path); the page before
+      // ends in the middle of the branch, or (ascending, one message a page) at its first message.
+      const cases = [
+        { order: 'asc', limit: 2 },
+        { order: 'asc', limit: 1 },
+        { order: 'desc', limit: 2 },
+      ] as const;
+      for (const shape of ['chain', 'forked'] as const) {
+        for (const { order, limit } of cases) {
+          const conversation = await store.run((r) => claimed(r, aConversation()));
+          const messages = Array.from({ length: 6 }, (_, i) => say(conversation, `m${i}`));
+          await append(conversation, messages);
+          if (shape === 'forked') await append(conversation, [say(conversation, 'aside', { parentId: messages[1]!.messageId })]);
+          const query = { order, leafId: messages[5]!.messageId };
+          const first = await branch(conversation, { ...query, limit });
+          const anchor = first.messages.at(-1)!.message;
+          await store.run((r) => r.messages.deleteOwned(conversation.conversationId, conversation.userId, [anchor.messageId]));
+          const rest = await readAll(conversation, { ...query, after: first.next }, 2);
+          const kept = messages.map((m) => m.text).filter((t) => t !== anchor.text);
+          const read = [...texts(first).filter((t) => t !== anchor.text), ...rest];
+          expect(read, `${shape}, ${order}, ${limit} a page`).to.deep.equal(order === 'asc' ? kept : [...kept].reverse());
+        }
+      }
+    });
+
     it('switchBranch makes the newest message of the subtree the head; another user or message: not found', async () => {
       const { conversation, two, three, twoB, threeB } = await forked();
       const switched = await store.run((r) => r.messages.switchBranch(conversation.conversationId, conversation.userId, two.messageId));

@@ -157,6 +157,22 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
       });
     }
 
+    for (const order of ['asc', 'desc'] as const) {
+      it(`the active branch (the default listing), ${order}: a cursor whose last message was deleted meanwhile still gives the rest`, async () => {
+        const ids = aConversation();
+        for (let i = 0; i < 4; i++) expect((await save({ ...ids, message_id: `${ids.conversation_id}-m${i}`, role: 'user', text: `m${i}` })).status).to.equal(201);
+        const branchOnly = (body: Record<string, unknown>) => service.post('/api/chat/loadMessages', { ...ids, limit: 2, order, ...body });
+        const first = await branchOnly({});
+        const anchor = first.json.messages.at(-1).message_id;
+        const deleted = await service.call('DELETE', '/api/chat/deleteMessages', { body: { ...ids, message_ids: [anchor] } });
+        expect(deleted.status).to.equal(200);
+        const next = await branchOnly({ cursor: first.json.next_cursor });
+        expect(next.status).to.equal(200);
+        expect(texts(next)).to.deep.equal(order === 'asc' ? ['m2', 'm3'] : ['m1', 'm0']);
+        expect(next.json.next_cursor).to.equal(null);
+      });
+    }
+
     it('an unknown conversation is an empty list', async () => {
       const res = await load(aConversation());
       expect(res.status).to.equal(200);

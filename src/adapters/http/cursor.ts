@@ -75,16 +75,18 @@ export const messageCursor = {
  */
 export const branchCursor = {
   encode(conversationId: string, order: SortOrder, position: BranchPosition): string {
-    // Ids hold no control characters, so NUL separates the two.
-    return encodeCursor(`branch:${order}:${conversationId}`, [0, `${position.leafId}\u0000${position.afterId}`]);
+    // Ids hold no control characters, so NUL separates them; an empty third: the last message had no parent.
+    const parent = position.afterParentId === undefined ? [] : [position.afterParentId ?? ''];
+    return encodeCursor(`branch:${order}:${conversationId}`, [0, [position.leafId, position.afterId, ...parent].join('\u0000')]);
   },
   decode(cursor: string, conversationId: string, order: SortOrder): BranchPosition {
     const [, ids] = decodeCursor(cursor, `branch:${order}:${conversationId}`, 'string');
-    const [leafId, afterId, extra] = ids.split('\u0000');
+    // Two ids: a cursor of an earlier version, which did not carry the parent.
+    const [leafId, afterId, afterParentId, extra] = ids.split('\u0000');
     if (leafId === undefined || afterId === undefined || extra !== undefined || leafId === '' || afterId === '') {
       throw new FieldInvalidError('cursor', UNREADABLE);
     }
-    return { leafId, afterId };
+    return afterParentId === undefined ? { leafId, afterId } : { leafId, afterId, afterParentId: afterParentId === '' ? null : afterParentId };
   },
 };
 

@@ -50,6 +50,13 @@ export interface Siblings {
 export interface BranchPosition {
   leafId: string;
   afterId: string;
+  /**
+   * The parent the last message returned had (null: it was the first of the branch); undefined
+   * when not known. Deleting a message splices it out of its branch, its children moving to its
+   * parent: should the last message returned be deleted before the next page is asked for, the
+   * page goes on from here, so it neither skips nor repeats a message.
+   */
+  afterParentId?: string | null;
 }
 
 export interface BranchQuery {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { FieldInvalidError } from '../../../src/domain/errors.js';
-import { decodeCursor, encodeCursor } from '../../../src/adapters/http/cursor.js';
+import { branchCursor, decodeCursor, encodeCursor } from '../../../src/adapters/http/cursor.js';
 
 describe('page cursors', () => {
   it('round-trip their key for the scope they were made for', () => {
@@ -16,5 +16,16 @@ describe('page cursors', () => {
     for (const garbage of ['', '!!!', Buffer.from('{"v":1}').toString('base64url'), Buffer.from('[1,2]').toString('base64url')]) {
       expect(() => decodeCursor(garbage, 'messages:asc:c1', 'number')).to.throw(/^cursor: is not a cursor/);
     }
+  });
+
+  it("a branch's cursor carries the parent the page's last message had (none: the branch's first), and reads an earlier version's without it", () => {
+    for (const afterParentId of ['p1', null]) {
+      const cursor = branchCursor.encode('c1', 'asc', { leafId: 'leaf', afterId: 'm2', afterParentId });
+      expect(branchCursor.decode(cursor, 'c1', 'asc')).to.deep.equal({ leafId: 'leaf', afterId: 'm2', afterParentId });
+    }
+    const earlier = encodeCursor('branch:asc:c1', [0, 'leaf\u0000m2']);
+    expect(branchCursor.decode(earlier, 'c1', 'asc')).to.deep.equal({ leafId: 'leaf', afterId: 'm2' });
+    const tooMany = encodeCursor('branch:asc:c1', [0, 'leaf\u0000m2\u0000p\u0000x']);
+    expect(() => branchCursor.decode(tooMany, 'c1', 'asc')).to.throw(FieldInvalidError);
   });
 });

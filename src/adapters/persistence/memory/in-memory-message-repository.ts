@@ -101,13 +101,19 @@ export class InMemoryMessageRepository implements MessageRepository {
     const leafId = after?.leafId ?? query.leafId ?? stored.headId;
     const leafFound = query.leafId === null || after !== null || this.inConversation(query.leafId, conversationId);
     let path: StoredMessage[];
+    // The last message of the page before, deleted since: the page goes on from the parent it had (BranchPosition).
+    const afterGone = after !== null && !this.inConversation(after.afterId, conversationId) && after.afterParentId !== undefined;
     if (order === 'desc') {
-      const start = after ? (this.inConversation(after.afterId, conversationId) ? this.store.messages.get(after.afterId)!.message.parentId : null) : leafId;
+      let start: string | null = leafId;
+      if (after && afterGone) start = after.afterParentId !== null && this.inConversation(after.afterParentId!, conversationId) ? after.afterParentId! : null;
+      else if (after) start = this.inConversation(after.afterId, conversationId) ? this.store.messages.get(after.afterId)!.message.parentId : null;
       path = this.pathUp(start, conversationId, limit + 1);
     } else {
       const whole = this.pathUp(leafId, conversationId, null).reverse();
-      const from = after ? whole.findIndex((e) => e.message.messageId === after.afterId) : -1;
-      path = after && from === -1 ? [] : whole.slice(from + 1, from + 1 + limit + 1);
+      const anchor = afterGone ? after!.afterParentId! : (after?.afterId ?? null);
+      // No anchor: from the first message (the first page, or the first message of the branch was the one deleted).
+      const from = anchor === null ? -1 : whole.findIndex((e) => e.message.messageId === anchor);
+      path = anchor !== null && from === -1 ? [] : whole.slice(from + 1, from + 1 + limit + 1);
     }
     const shown = path.slice(0, limit);
     const last = shown.at(-1);
@@ -116,7 +122,7 @@ export class InMemoryMessageRepository implements MessageRepository {
       headId: stored.headId,
       leafFound,
       messages: shown.map((entry) => ({ message: entry.message, siblings: this.siblingsOf(entry) })),
-      next: path.length > limit && last && leafId !== null ? { leafId, afterId: last.message.messageId } : null,
+      next: path.length > limit && last && leafId !== null ? { leafId, afterId: last.message.messageId, afterParentId: last.message.parentId } : null,
     };
   }
 

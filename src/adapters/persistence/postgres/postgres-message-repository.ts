@@ -153,20 +153,35 @@ export class PostgresMessageRepository implements MessageRepository {
     // the leaf in `seq` order from the last message returned; in a tree it walks the whole path from the
     // leaf and reads it from its first message.
     const seqOf = (id: unknown) => sql`(select seq from messages where message_id = (${id}) and conversation_id = ${conversationId})`;
+    // The last message of the page before, deleted since, with the parent it had in the cursor: the page goes on from that parent (BranchPosition).
+    const parentKnown = after !== null && after.afterParentId !== undefined;
+    const anchorStored = after && sql`exists (select 1 from messages where message_id = ${after.afterId} and conversation_id = ${conversationId})`;
+    const anchorParent = after ? sql`select parent_id from messages where message_id = ${after.afterId} and conversation_id = ${conversationId}` : null;
+    const descFrom = !after
+      ? leaf
+      : parentKnown
+        ? sql`select case when ${anchorStored} then (${anchorParent}) else (select message_id from messages where message_id = ${after.afterParentId ?? null} and conversation_id = ${conversationId}) end`
+        : anchorParent!;
+    /** Where an asc page goes on from in the path (a depth) or in the chain (a seq): after the anchor, else after the parent it had (none: from the start). */
+    const ascAfter = (of: (id: unknown) => Sql, start: Sql) =>
+      !parentKnown
+        ? of(after!.afterId)
+        : sql`(case when ${anchorStored} then ${of(after!.afterId)} when ${after!.afterParentId ?? null}::text is null then ${start} else ${of(after!.afterParentId)} end)`;
+    const depthOf = (id: unknown) => sql`(select depth from path where message_id = ${id})`;
     const walk =
       order === 'desc'
-        ? pathUp('path', after ? sql`select parent_id from messages where message_id = ${after.afterId} and conversation_id = ${conversationId}` : leaf, conversationId, limit + 1)
+        ? pathUp('path', descFrom, conversationId, limit + 1)
         : sql`${pathUp('path', leaf, conversationId, null, sql`(select forked from owned)`)},
        chain as (
          select m.message_id, m.parent_id, -m.seq as depth from messages m
          where not (select forked from owned) and m.conversation_id = ${conversationId}
-           and m.seq <= ${seqOf(leaf)} ${after ? sql`and m.seq > ${seqOf(after.afterId)}` : empty}
+           and m.seq <= ${seqOf(leaf)} ${after ? sql`and m.seq > ${ascAfter(seqOf, sql`0`)}` : empty}
          order by m.seq limit ${limit + 1})`;
     const window =
       order === 'desc'
         ? sql`select * from path order by depth limit ${limit + 1}`
         : after
-          ? sql`(select * from path where depth < (select depth from path where message_id = ${after.afterId}) order by depth desc limit ${limit + 1})
+          ? sql`(select * from path where depth < ${ascAfter(depthOf, sql`2147483647`)} order by depth desc limit ${limit + 1})
                 union all select * from chain`
           : sql`(select * from path order by depth desc limit ${limit + 1}) union all select * from chain`;
     const [row] = await this.db.rows<{ owner: ConversationRow | null; leaf_found: boolean; page: (MessageRow & SiblingsRow)[] }>(
@@ -195,7 +210,7 @@ export class PostgresMessageRepository implements MessageRepository {
       headId: owner.head_id,
       leafFound: query.leafId === null || after !== null || row!.leaf_found,
       messages: shown.map((r) => ({ message: toMessage(r), siblings: siblingsFrom(r) })),
-      next: rows.length > limit && last && leafId !== null ? { leafId, afterId: last.message_id } : null,
+      next: rows.length > limit && last && leafId !== null ? { leafId, afterId: last.message_id, afterParentId: last.parent_id } : null,
     };
   }
 
