@@ -101,16 +101,15 @@ export class InMemoryMessageRepository implements MessageRepository {
     const leafId = after?.leafId ?? query.leafId ?? stored.headId;
     const leafFound = query.leafId === null || after !== null || this.inConversation(query.leafId, conversationId);
     let path: StoredMessage[];
-    // The last message of the page before, deleted since: the page goes on from the parent it had (BranchPosition).
-    const afterGone = after !== null && !this.inConversation(after.afterId, conversationId) && after.afterParentId !== undefined;
+    // The page before's last message, deleted since: the page goes on from the parent it had (BranchPosition.afterParentId).
+    const gone = after !== null && after.afterParentId !== undefined && !this.inConversation(after.afterId, conversationId);
     if (order === 'desc') {
-      let start: string | null = leafId;
-      if (after && afterGone) start = after.afterParentId !== null && this.inConversation(after.afterParentId!, conversationId) ? after.afterParentId! : null;
-      else if (after) start = this.inConversation(after.afterId, conversationId) ? this.store.messages.get(after.afterId)!.message.parentId : null;
+      // Up from that message's parent (pathUp starts only from a message of this conversation).
+      const start = !after ? leafId : gone ? (after.afterParentId ?? null) : (this.store.messages.get(after.afterId)?.message.parentId ?? null);
       path = this.pathUp(start, conversationId, limit + 1);
     } else {
       const whole = this.pathUp(leafId, conversationId, null).reverse();
-      const anchor = afterGone ? after!.afterParentId! : (after?.afterId ?? null);
+      const anchor = gone ? (after!.afterParentId ?? null) : (after?.afterId ?? null);
       // No anchor: from the first message (the first page, or the first message of the branch was the one deleted).
       const from = anchor === null ? -1 : whole.findIndex((e) => e.message.messageId === anchor);
       path = anchor !== null && from === -1 ? [] : whole.slice(from + 1, from + 1 + limit + 1);

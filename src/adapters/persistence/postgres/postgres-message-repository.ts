@@ -153,20 +153,15 @@ export class PostgresMessageRepository implements MessageRepository {
     // the leaf in `seq` order from the last message returned; in a tree it walks the whole path from the
     // leaf and reads it from its first message.
     const seqOf = (id: unknown) => sql`(select seq from messages where message_id = (${id}) and conversation_id = ${conversationId})`;
-    // The last message of the page before, deleted since, with the parent it had in the cursor: the page goes on from that parent (BranchPosition).
+    // The page before's last message, deleted since: the page goes on from the parent it had (BranchPosition.afterParentId).
     const parentKnown = after !== null && after.afterParentId !== undefined;
-    const anchorStored = after && sql`exists (select 1 from messages where message_id = ${after.afterId} and conversation_id = ${conversationId})`;
-    const anchorParent = after ? sql`select parent_id from messages where message_id = ${after.afterId} and conversation_id = ${conversationId}` : null;
-    const descFrom = !after
-      ? leaf
-      : parentKnown
-        ? sql`select case when ${anchorStored} then (${anchorParent}) else (select message_id from messages where message_id = ${after.afterParentId ?? null} and conversation_id = ${conversationId}) end`
-        : anchorParent!;
-    /** Where an asc page goes on from in the path (a depth) or in the chain (a seq): after the anchor, else after the parent it had (none: from the start). */
-    const ascAfter = (of: (id: unknown) => Sql, start: Sql) =>
-      !parentKnown
-        ? of(after!.afterId)
-        : sql`(case when ${anchorStored} then ${of(after!.afterId)} when ${after!.afterParentId ?? null}::text is null then ${start} else ${of(after!.afterParentId)} end)`;
+    /** `stored` while that message is stored; else, its parent known, `gone()`. */
+    const resume = (stored: Sql, gone: () => Sql) =>
+      parentKnown ? sql`(case when exists (select 1 from messages where message_id = ${after!.afterId} and conversation_id = ${conversationId}) then ${stored} else ${gone()} end)` : stored;
+    // (pathUp finds the message it starts from only in this conversation.)
+    const descFrom = after ? resume(sql`(select parent_id from messages where message_id = ${after.afterId} and conversation_id = ${conversationId})`, () => sql`${after.afterParentId ?? null}::text`) : leaf;
+    /** Where an asc page goes on from, in the path (a depth) or the chain (a seq): after that message, else after its parent, or from `start` when it was the first. */
+    const ascAfter = (of: (id: unknown) => Sql, start: Sql) => resume(of(after!.afterId), () => (after!.afterParentId === null ? start : of(after!.afterParentId)));
     const depthOf = (id: unknown) => sql`(select depth from path where message_id = ${id})`;
     const walk =
       order === 'desc'
