@@ -206,3 +206,34 @@ describe('PostgreSQL reply notifications: news only to instances that follow, se
     }
   });
 });
+
+describe('PostgreSQL reply notifications: statements of notices at most one per 10 ms', function () {
+  this.timeout(30_000);
+  it('pieces published one after another for 300 ms go out in a few dozen transactions, not one each, every piece heard in order', async function () {
+    await requirePostgres(this);
+    const database = await createTestDatabase();
+    const producer = new PostgresReplyNotifications({ url: database.url, timeoutMs: 5000 });
+    const listener = await listening(database.url, NEWS_CHANNEL);
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    // Every transaction that notifies takes a transaction id: how many the producer took tells how many statements it sent.
+    const nextId = async () => Number((await admin.query<{ id: string }>('select pg_current_xact_id()::text as id')).rows[0]!.id);
+    try {
+      await producer.start();
+      const replies = replyIds(150);
+      const before = await nextId();
+      for (const replyId of replies) {
+        producer.publish({ type: 'piece', replyId, from: 0, text: 'a piece' });
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      await waitFor(() => listener.parts().length >= replies.length, () => `the pieces (${listener.payloads.length} notices so far)`);
+      const taken = (await nextId()) - before - 1;
+      expect(listener.parts().map((part) => (part as { r: string }).r)).to.deep.equal(replies);
+      // 150 pieces over at least 300 ms: at most one statement per 10 ms is about 30 (sent as they came, it was one a piece).
+      expect(taken).to.be.within(1, 45);
+    } finally {
+      await Promise.all([producer.close(), listener.end(), admin.end()]);
+      await database.drop();
+    }
+  });
+});

@@ -17,6 +17,14 @@ const MAX_NOTICE_BYTES = MAX_PAYLOAD_BYTES + 2;
 const MAX_QUEUED = 10_000;
 /** How long an instance that follows no reply any more keeps listening to the news (a next follow often comes soon). */
 const NEWS_LINGER_MS = 5000;
+/**
+ * Statements of notices start at most this often. Each is a transaction of its own, which takes a
+ * transaction id (PostgreSQL gives one to every transaction that notifies) and writes its commit:
+ * sent one after another as fast as they came back, two instances streaming 1,000 followed
+ * replies (a piece every 500 ms each) took about 700 transaction ids a second; now about 180. Under load the notices of many replies wait up to this long and go out
+ * together; a notice after a quiet spell goes at once.
+ */
+const SEND_GAP_MS = 10;
 
 export interface PostgresNotificationsOptions {
   url: string;
@@ -39,7 +47,8 @@ interface Notice {
  * connection per instance that listens and also sends. Nothing is ever notified inside a
  * transaction that stores replies or messages (a transaction with a pending NOTIFY takes a
  * database-wide lock at commit): notices are sent here, each batch in one statement of its own,
- * one batch at a time; what comes meanwhile waits, and a reply's pieces that wait are merged.
+ * one batch at a time and at most one per SEND_GAP_MS; what comes meanwhile waits, and a reply's
+ * pieces that wait are merged.
  * A piece too big for one notice is split. A lost connection is re-made with back-off; notices
  * sent meanwhile are lost, so every watcher is told to `look` once it is back.
  */
@@ -55,6 +64,9 @@ export class PostgresReplyNotifications implements ReplyNotifications {
   /** The last piece waiting in `queue` for each reply. */
   private lastPiece = new Map<string, Notice>();
   private sending: Promise<void> | null = null;
+  /** When the last statement of notices started (performance.now()), and the wait for the next one. */
+  private lastSent = Number.NEGATIVE_INFINITY;
+  private gap: NodeJS.Timeout | undefined;
   /** Follows waiting to be sent: they go out together, as many to a notice as fit. */
   private follows: [string, number][] = [];
   /** Whether the connection listens to the news: only while this instance follows some reply. */
@@ -71,7 +83,8 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     client.on('end', () => this.lost(client));
     await client.connect();
     const hearNews = this.watchers.size > 0;
-    await client.query(`${hearNews ? `listen ${NEWS_CHANNEL}; ` : ''}listen ${FOLLOW_CHANNEL}; listen ${STOP_CHANNEL}`);
+    // Notices are not kept anyway (a listener that was away reads the store): their commits need not wait for the disk.
+    await client.query(`set synchronous_commit to off; ${hearNews ? `listen ${NEWS_CHANNEL}; ` : ''}listen ${FOLLOW_CHANNEL}; listen ${STOP_CHANNEL}`);
     this.hearingNews = hearNews;
     if (this.closed) {
       await client.end().catch(() => undefined);
@@ -132,10 +145,11 @@ export class PostgresReplyNotifications implements ReplyNotifications {
   /** Sends what waits (the last ends of replies among it), then stops listening. */
   async close(): Promise<void> {
     for (let batches = 0; batches < 10 && this.client && (this.sending || this.queue.length > 0 || this.follows.length > 0); batches++) {
-      this.send();
+      this.send(true);
       await this.sending;
     }
     this.closed = true;
+    clearTimeout(this.gap);
     clearTimeout(this.retry);
     clearTimeout(this.stopHearing);
     const client = this.client;
@@ -174,10 +188,25 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     this.send();
   }
 
-  /** One batch at a time, each in one statement of its own (its own short transaction). */
-  private send(): void {
+  /** One batch at a time, each in one statement of its own (its own short transaction), at most one per SEND_GAP_MS unless `now`. */
+  private send(now = false): void {
     const client = this.client;
     if (this.sending || !client || (this.queue.length === 0 && this.follows.length === 0)) return;
+    if (!now) {
+      if (this.gap) return;
+      const wait = this.lastSent + SEND_GAP_MS - performance.now();
+      if (wait > 0) {
+        this.gap = setTimeout(() => {
+          this.gap = undefined;
+          this.send();
+        }, wait);
+        this.gap.unref();
+        return;
+      }
+    }
+    clearTimeout(this.gap);
+    this.gap = undefined;
+    this.lastSent = performance.now();
     const batch = [...packed(NEWS_CHANNEL, this.queue.map((n) => n.payload)), ...packed(FOLLOW_CHANNEL, followParts(this.follows))];
     this.queue = [];
     this.follows = [];
@@ -222,6 +251,8 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     client.removeAllListeners('end');
     void client.end().catch(() => undefined);
     // What waited to be sent is dropped: followers find the gap, or read the store.
+    clearTimeout(this.gap);
+    this.gap = undefined;
     this.queue = [];
     this.follows = [];
     this.lastPiece.clear();
