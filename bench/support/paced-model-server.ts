@@ -36,6 +36,9 @@ export const pacedModelEnvironment = (model: { baseUrl: string }) => ({
   LLM_MAX_RETRIES: '0',
 });
 
+/** Characters of the plan's text a non-streamed answer (a conversation title, about 8 words) holds at most. */
+const TITLE_CHARACTERS = 56;
+
 /** A piece of `size` characters; stamped ones carry the time they leave. */
 function piece(index: number, plan: ReplyPlan): string {
   const head = plan.stamp ? `<t=${Date.now()}>` : '';
@@ -45,8 +48,9 @@ function piece(index: number, plan: ReplyPlan): string {
 
 /**
  * An OpenAI-compatible server (`POST /v1/chat/completions`), paced as the request asks: with
- * `stream: true` each piece as it is made; without, the whole text as one JSON completion once
- * the plan's time has passed (the conversation titles the service asks for). Unlike the tests'
+ * `stream: true` each piece as it is made; without (the conversation titles the service asks
+ * for), as many of the first pieces as make a title (about 8 words) as one JSON completion, once
+ * those pieces' time has passed, as a model answers a title at its pace. Unlike the tests'
  * fake it makes the text as it goes, so thousands of concurrent replies cost it little. Its
  * listen backlog is large, so thousands of connections at once are never refused by it.
  */
@@ -60,8 +64,9 @@ export async function startPacedModelServer(): Promise<PacedModelServer> {
         const body = JSON.parse(raw) as { messages: { role: string; content: string }[]; stream?: boolean };
         const plan = JSON.parse(body.messages.filter((m) => m.role === 'user').at(-1)!.content) as ReplyPlan;
         if (body.stream !== true) {
-          if (plan.delayMs > 0) await sleep(plan.delayMs * plan.pieces);
-          const content = Array.from({ length: plan.pieces }, (_, i) => piece(i, plan)).join('');
+          const pieces = Math.min(plan.pieces, Math.max(1, Math.ceil(TITLE_CHARACTERS / plan.size)));
+          if (plan.delayMs > 0) await sleep(plan.delayMs * pieces);
+          const content = Array.from({ length: pieces }, (_, i) => piece(i, plan)).join('');
           const message = { role: 'assistant', content };
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ id: 'paced', object: 'chat.completion', created: 0, model: 'paced-1', choices: [{ index: 0, message, finish_reason: 'stop' }] }));
