@@ -43,7 +43,29 @@ export async function createTestDatabase(prefix = 'assistant_test'): Promise<{ u
   await admin(`create database "${name}"`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists "${name}" with (force)`) };
+  return { url: url.toString(), drop: () => dropDatabase(name) };
+}
+
+/** How long a drop waits for the database's connections to end by themselves before it ends them. */
+const DROP_WAIT_MS = 2000;
+
+/**
+ * Drops a database once its connections have ended, or after DROP_WAIT_MS ending them (`force`).
+ * pg's `pool.end()` resolves as soon as it has asked its connections to end, before the server has
+ * seen them go: dropped at once, a connection still ending got the server's "terminating connection"
+ * as an error, which the pool, no longer listening for it, threw in whatever test ran next.
+ */
+async function dropDatabase(name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    const connected = async () =>
+      Number((await client.query<{ n: string }>(`select count(*) as n from pg_stat_activity where datname = $1 and backend_type = 'client backend'`, [name])).rows[0]!.n);
+    for (let waited = 0; waited < DROP_WAIT_MS && (await connected()) > 0; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await client.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Runs `work` on a connection of its own to `url`, closed after it (a backend reports its statistics counts as it ends). */
