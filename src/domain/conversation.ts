@@ -34,8 +34,10 @@ export function titleFromFirstMessage(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   if (atMostCodePoints(line, FALLBACK_TITLE_LENGTH)) return line;
   const cut = truncateCodePoints(line, FALLBACK_TITLE_LENGTH + 1);
-  const atWord = cut.slice(0, cut.lastIndexOf(' '));
-  return (atWord.trim() === '' ? truncateCodePoints(line, FALLBACK_TITLE_LENGTH) : atWord).trim();
+  // No space to cut at: the first code points whole (slicing to -1 split the last pair of an emoji).
+  const space = cut.lastIndexOf(' ');
+  const atWord = space > 0 ? cut.slice(0, space).trim() : '';
+  return atWord === '' ? truncateCodePoints(line, FALLBACK_TITLE_LENGTH) : atWord;
 }
 
 /** A title as a user sets it: trimmed, 1..200 code points, storable; else FieldInvalidError('title'). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Conversation } from '../../src/domain/conversation.js';
+import { Conversation, titleFromFirstMessage } from '../../src/domain/conversation.js';
 import { ConversationNotFoundError, FieldInvalidError } from '../../src/domain/errors.js';
 import { assertClientId } from '../../src/domain/ids.js';
 import { Message } from '../../src/domain/message.js';
@@ -66,6 +66,26 @@ describe('domain', () => {
       let deep: Record<string, unknown> = {};
       for (let i = 0; i < 40; i++) deep = { deep };
       expect(() => assertMetadata(deep)).to.throw(/nested deeper/);
+    });
+  });
+
+  describe('a title from the first message', () => {
+    it('is the text when it has at most 60 code points, on one line', () => {
+      expect(titleFromFirstMessage('  Plan a trip\n to  the mountains ')).to.equal('Plan a trip to the mountains');
+      expect(titleFromFirstMessage('😀'.repeat(60))).to.equal('😀'.repeat(60));
+    });
+    it('is cut at the last word that fits 60 code points', () => {
+      // 55 code points of words, then one ending at 60, then one past it
+      expect(titleFromFirstMessage(`${'word '.repeat(11)}other one`)).to.equal(`${'word '.repeat(11)}other`);
+      expect(titleFromFirstMessage(`${'word '.repeat(11)}another one`)).to.equal('word '.repeat(11).trim());
+      expect(codePointLength(titleFromFirstMessage(`${'é'.repeat(58)} ab cdefgh`))).to.be.at.most(60);
+    });
+    it('without a space to cut at, is its first 60 code points whole: never half of a surrogate pair', () => {
+      const title = titleFromFirstMessage('😀'.repeat(70));
+      expect(title).to.equal('😀'.repeat(60));
+      expect(hasUnstorableCharacters(title)).to.equal(false);
+      expect(titleFromFirstMessage(`${'😀'.repeat(30)}x${'🎉'.repeat(40)}`)).to.equal(`${'😀'.repeat(30)}x${'🎉'.repeat(29)}`);
+      expect(titleFromFirstMessage('a'.repeat(70))).to.equal('a'.repeat(60));
     });
   });
 
