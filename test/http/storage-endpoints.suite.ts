@@ -103,7 +103,9 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
       ['a missing role', { role: undefined }, 'role: is required'],
       ['empty text', { text: '' }, 'text: must be a non-empty string'],
       ['a bad created_at', { created_at: 'yesterday' }, 'created_at: must be an ISO 8601 timestamp'],
-      ['a created_at past the year 9999 in UTC', { created_at: '9999-12-31T23:59:59.999-23:59' }, 'created_at: must lie between the years 0000 and 9999 in UTC'],
+      ['a created_at past the year 9999 in UTC', { created_at: '9999-12-31T23:59:59.999-23:59' }, 'created_at: must lie between the years 0001 and 9999 in UTC'],
+      // PostgreSQL has no year 0: it refused the statement, a 500.
+      ['a created_at in the year 0000 in UTC', { created_at: '0001-01-01T00:00:30+01:00' }, 'created_at: must lie between the years 0001 and 9999 in UTC'],
       ['created_at without a time zone', { created_at: '2026-11-22T10:00:00' }, 'created_at: must be an ISO 8601 timestamp'],
       ['array metadata', { metadata: [1] }, 'metadata: must be a JSON object'],
       ['huge metadata', { metadata: { blob: 'x'.repeat(20_000) } }, 'metadata: must be at most'],
@@ -194,6 +196,8 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
         { ...ids, cursor: '' },
         { ...ids, cursor: json.next_cursor, order: 'desc' },
         { ...other, cursor: json.next_cursor },
+        // The shape of a real cursor, with an instant no store keeps (PostgreSQL refused the statement: a 500).
+        ...[-8.64e15, 8.64e15].map((time) => ({ ...ids, cursor: Buffer.from(JSON.stringify({ v: 1, s: `messages:asc:${ids.conversation_id}`, k: [time, 1] })).toString('base64url') })),
       ]) {
         const res = await load(body);
         expect(res.status, JSON.stringify(body)).to.equal(400);

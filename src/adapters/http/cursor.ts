@@ -3,6 +3,7 @@ import type { BranchPosition, MessagePosition, SortOrder } from '../../applicati
 import type { SearchPosition } from '../../application/ports/message-search.js';
 import { createHash } from 'node:crypto';
 import { FieldInvalidError } from '../../domain/errors.js';
+import { isStorableInstant } from '../../domain/instants.js';
 
 /**
  * Opaque page cursors. A cursor records what it was made for (`scope`: the kind of list,
@@ -23,6 +24,12 @@ export function encodeCursor(scope: string, key: (string | number)[]): string {
 }
 
 const UNREADABLE = 'is not a cursor returned by this endpoint';
+
+/** The instant a cursor's key holds: one the store keeps (a stored row's), or the cursor was not made here. */
+function instantOf(time: number): Date {
+  if (!isStorableInstant(time)) throw new FieldInvalidError('cursor', UNREADABLE);
+  return new Date(time);
+}
 
 /** The key of a cursor made for `scope`, whose second part has type `tiebreak`. */
 export function decodeCursor(cursor: string, scope: string, tiebreak: 'number'): [number, number];
@@ -65,7 +72,7 @@ export const messageCursor = {
   },
   decode(cursor: string, conversationId: string, order: SortOrder): MessagePosition {
     const [time, seq] = decodeCursor(cursor, `messages:${order}:${conversationId}`, 'number');
-    return { createdAt: new Date(time), seq };
+    return { createdAt: instantOf(time), seq };
   },
 };
 
@@ -100,7 +107,7 @@ export const conversationCursor = {
     const [time, key] = decodeCursor(cursor, `conversations:${archived ? 'archived' : 'listed'}:${userId}`, 'string');
     const [mark, conversationId, extra] = key.split('\u0000');
     if ((mark !== 'p' && mark !== 'u') || !conversationId || extra !== undefined) throw new FieldInvalidError('cursor', UNREADABLE);
-    return { pinned: mark === 'p', activeAt: new Date(time), conversationId };
+    return { pinned: mark === 'p', activeAt: instantOf(time), conversationId };
   },
 };
 
@@ -118,6 +125,6 @@ export const searchCursor = {
   decode(cursor: string, scope: string): SearchPosition {
     const [stage, rank, time, messageId] = decodeCursorKey(cursor, scope, ['string', 'number', 'number', 'string']);
     if (stage !== 'words' && stage !== 'loose') throw new FieldInvalidError('cursor', UNREADABLE);
-    return { stage, rank: rank as number, createdAt: new Date(time as number), messageId: messageId as string };
+    return { stage, rank: rank as number, createdAt: instantOf(time as number), messageId: messageId as string };
   },
 };

@@ -4,6 +4,7 @@ import { ROLES } from '../../domain/message.js';
 import { assertMetadata } from '../../domain/metadata.js';
 import { MAX_QUERY_LENGTH } from '../../domain/search-query.js';
 import { atMostCodePoints, hasUnstorableCharacters, UNSTORABLE_RULE } from '../../domain/text.js';
+import { isStorableInstant } from '../../domain/instants.js';
 
 /** Request schemas: one per endpoint, the single source of validation (and, later, of the OpenAPI document). */
 
@@ -44,16 +45,14 @@ export const text = (max: number) =>
     .superRefine(storable)
     .meta({ description: `Non-empty after trimming; at most ${max} Unicode code points; no NUL character or lone surrogate`, minLength: 1 });
 
-/** Instants whose UTC form has a four-digit year, as every timestamp the service answers with must. */
-const EARLIEST = Date.parse('0000-01-01T00:00:00.000Z');
-const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
-const IN_RANGE = 'must lie between the years 0000 and 9999 in UTC';
+/** Instants every store keeps (isStorableInstant): years 0001 to 9999 in UTC. */
+const IN_RANGE = 'must lie between the years 0001 and 9999 in UTC';
 
 const timestamp = () =>
   z.iso
     .datetime({ offset: true, ...says(TIMESTAMP) })
     .transform((s) => new Date(s))
-    .refine((date) => date.getTime() >= EARLIEST && date.getTime() <= LATEST, IN_RANGE);
+    .refine((date) => isStorableInstant(date.getTime()), IN_RANGE);
 
 const metadata = () =>
   z.record(z.string(), z.unknown(), says('must be a JSON object')).superRefine((value, ctx) => {

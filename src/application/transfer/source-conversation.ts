@@ -1,6 +1,7 @@
 import type { TitleSource } from '../../domain/conversation.js';
 import type { Role } from '../../domain/message.js';
 import type { Metadata } from '../../domain/metadata.js';
+import { isStorableInstant } from '../../domain/instants.js';
 
 /** The formats an import reads, told apart by their shape. */
 export const IMPORT_FORMATS = ['ndjson', 'chatgpt', 'claude'] as const;
@@ -46,15 +47,12 @@ export type Json = Record<string, unknown>;
 export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 export const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
-/** Times a store keeps and JSON writes plainly: years 1 to 9999. */
-const EARLIEST = -62_135_596_800_000; // 0001-01-01T00:00:00Z
-const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** A time given as Unix seconds (ChatGPT) or an ISO string (Claude, this service); null when it is none, or out of range. */
 export function timeOrNull(value: unknown): Date | null {
   const date = typeof value === 'number' ? new Date(Math.round(value * 1000)) : typeof value === 'string' ? new Date(value) : null;
   const time = date?.getTime() ?? NaN;
-  return !Number.isNaN(time) && time >= EARLIEST && time <= LATEST ? date : null;
+  return !Number.isNaN(time) && isStorableInstant(time) ? date : null;
 }
 
 /** What a part that is not text becomes: a short placeholder (its kind goes in the metadata). */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { FieldInvalidError } from '../../../src/domain/errors.js';
-import { branchCursor, decodeCursor, encodeCursor } from '../../../src/adapters/http/cursor.js';
+import { branchCursor, conversationCursor, decodeCursor, encodeCursor, messageCursor, searchCursor } from '../../../src/adapters/http/cursor.js';
 
 describe('page cursors', () => {
   it('round-trip their key for the scope they were made for', () => {
@@ -16,6 +16,16 @@ describe('page cursors', () => {
     for (const garbage of ['', '!!!', Buffer.from('{"v":1}').toString('base64url'), Buffer.from('[1,2]').toString('base64url')]) {
       expect(() => decodeCursor(garbage, 'messages:asc:c1', 'number')).to.throw(/^cursor: is not a cursor/);
     }
+  });
+
+  it('refuse a key whose instant no store keeps (before the year 1 or after 9999): no cursor made here holds one', () => {
+    for (const time of [-8.64e15, -62_135_596_800_001, 253_402_300_800_000]) {
+      expect(() => messageCursor.decode(encodeCursor('messages:asc:c1', [time, 1]), 'c1', 'asc')).to.throw(/^cursor: is not a cursor/);
+      expect(() => conversationCursor.decode(encodeCursor('conversations:listed:u1', [time, 'u\u0000c1']), 'u1', false)).to.throw(/^cursor: is not a cursor/);
+      expect(() => searchCursor.decode(encodeCursor('search:x', ['words', 1, time, 'm1']), 'search:x')).to.throw(/^cursor: is not a cursor/);
+    }
+    const edge = messageCursor.decode(encodeCursor('messages:asc:c1', [-62_135_596_800_000, 1]), 'c1', 'asc');
+    expect(edge.createdAt.toISOString()).to.equal('0001-01-01T00:00:00.000Z');
   });
 
   it("a branch's cursor carries the parent the page's last message had (none: the branch's first), and reads an earlier version's without it", () => {
