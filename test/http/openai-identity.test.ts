@@ -53,4 +53,15 @@ describe("OpenAI's APIs with identity on: who the user is", function () {
     expect(invalid.status).to.equal(401);
     expect(invalid.headers?.get('www-authenticate')).to.match(/^Bearer error="invalid_token"/);
   });
+
+  it("OpenAI's speech endpoint answers a missing or invalid token in OpenAI's shape too, so the SDK reads it", async () => {
+    const invalid = await failure(openAiClientFor(service, { apiKey: 'not-a-token' }).audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'x' }));
+    expect(invalid.status, String(invalid)).to.equal(401);
+    expect(invalid.message).to.match(/token/);
+    expect(invalid.headers?.get('www-authenticate')).to.match(/^Bearer error="invalid_token"/);
+    const missing = await service.bare('POST', '/v1/audio/speech', { body: { model: 'tts-1', voice: 'alloy', input: 'x' } });
+    expect(missing.status).to.equal(401);
+    expect(missing.json.error).to.include({ type: 'invalid_request_error' });
+    expect(missing.json.error.message).to.match(/authentication required/);
+  });
 });

@@ -6,8 +6,8 @@ import { logUnexpected } from './middleware/error-handler.js';
 import { openAiError } from './openai-errors.js';
 import { openAiErrorJson } from './speech-presenters.js';
 
-/** The paths of OpenAI's Responses, Conversations and Models APIs, where every error is in OpenAI's shape. */
-export const OPENAI_API_PATHS = /^\/v1\/(responses|conversations|models)(\/|$)/;
+/** The paths of OpenAI's Responses, Conversations, Models and speech APIs, where every error is in OpenAI's shape (the identity check's 401 and 403 too). */
+export const OPENAI_API_PATHS = /^\/v1\/(responses|conversations|models|audio)(\/|$)/;
 
 /** Our mapping of an error, with the errors only these APIs raise. */
 function mappedOf(error: unknown): MappedError {

@@ -1,4 +1,5 @@
 import { OPEN_ROUTES } from './middleware/authentication.js';
+import { OPENAI_API_PATHS } from './openai-path-errors.js';
 
 /** What the document says about credentials: identity on (AUTH_MODE=oidc), and a token on GET /metrics. */
 export interface SecurityOptions {
@@ -22,11 +23,16 @@ const BEARER_SCHEME = {
 };
 const METRICS_SCHEME = { type: 'http', scheme: 'bearer', description: 'The token set in METRICS_TOKEN.' };
 
-const errorReply = (description: string, extraHeaders: Json = {}) => ({
+const OPENAI_ERROR_SCHEMA = { $ref: '#/components/schemas/OpenAiError' };
+
+const errorReply = (description: string, extraHeaders: Json = {}, schema: Json = ERROR_SCHEMA) => ({
   description,
   headers: { 'X-Request-Id': REQUEST_ID, ...extraHeaders },
-  content: { 'application/json': { schema: ERROR_SCHEMA } },
+  content: { 'application/json': { schema } },
 });
+
+/** The same answer in OpenAI's error shape, as every error on OpenAI's paths is. */
+const inOpenAiShape = (reply: ReturnType<typeof errorReply>) => ({ ...reply, content: { 'application/json': { schema: OPENAI_ERROR_SCHEMA } } });
 
 const UNAUTHORIZED = errorReply('No credential, or one that is not accepted (expired, not yet valid, another issuer or audience, a bad signature, an unknown API key)', {
   'WWW-Authenticate': {
@@ -64,9 +70,10 @@ export function withSecurity<D extends object>(document: D, options: SecurityOpt
         operation.security = [];
       } else if (options.identity) {
         operation.security = [{ bearer: [] }];
-        // An operation that answers in another shape (OpenAI's) says so itself.
-        responses['401'] ??= UNAUTHORIZED;
-        responses['403'] ??= FORBIDDEN;
+        // An operation of OpenAI's paths that names its own 401 and 403 (the user is named there even without identity) says so itself.
+        const openAi = OPENAI_API_PATHS.test(path);
+        responses['401'] ??= openAi ? inOpenAiShape(UNAUTHORIZED) : UNAUTHORIZED;
+        responses['403'] ??= openAi ? inOpenAiShape(FORBIDDEN) : FORBIDDEN;
         responses['503'] = withProviderDown(responses['503'] as Json | undefined);
         userIdOptional(operation);
       }
