@@ -4829,7 +4829,7 @@ export interface paths {
         put?: never;
         /**
          * Update a conversation's metadata
-         * @description Replaces its metadata. The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         * @description Replaces its metadata (`null`: clears it). The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
          */
         post: {
             parameters: {
@@ -4845,7 +4845,7 @@ export interface paths {
                     "application/json": {
                         metadata: {
                             [key: string]: string;
-                        };
+                        } | null;
                     };
                 };
             };

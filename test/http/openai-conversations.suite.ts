@@ -68,6 +68,9 @@ export function openAiConversationsSuite(start: StartService): void {
       expect((await client.conversations.update(conversationId, { metadata: { a: '1', b: '2' } })).metadata).to.deep.equal({ a: '1', b: '2' });
       expect((await client.conversations.update(conversationId, { metadata: { c: '3' } })).metadata).to.deep.equal({ c: '3' });
       expect((await client.conversations.retrieve(conversationId)).metadata).to.deep.equal({ c: '3' });
+      // null, which the SDK's type allows, clears it
+      expect((await client.conversations.update(conversationId, { metadata: null })).metadata).to.deep.equal({});
+      expect((await client.conversations.retrieve(conversationId)).metadata).to.deep.equal({});
       expect((await client.conversations.items.list(conversationId)).data.map(textOf)).to.deep.equal(['Saved natively']);
     });
 

@@ -167,7 +167,8 @@ export function openAiRequestSchemas({ maxTextLength }: { maxTextLength: number 
       items: absent(itemList(maxTextLength, { min: 0, max: MAX_ITEMS_PER_REQUEST }, 'items')).transform((v) => v ?? []),
       metadata: absent(stringMetadata()).transform((v) => v ?? {}),
     }),
-    updateConversation: object({ metadata: stringMetadata() }),
+    // The SDK's own type allows null: the metadata is then cleared.
+    updateConversation: object({ metadata: stringMetadata().nullable().transform((v) => v ?? {}) }),
     addItems: object({ items: itemList(maxTextLength, { min: 1, max: MAX_ITEMS_PER_REQUEST }, 'items') }),
   };
 }

@@ -102,7 +102,7 @@ export function openAiPaths(req: OpenAiRequestSchemas, op: Operation): ZodOpenAp
         responses: answers({ '200': reply('The conversation', out.openAiConversation) }, 400, 404),
       }),
       post: op("Update a conversation's metadata", {
-        description: `Replaces its metadata. ${WHO}`,
+        description: `Replaces its metadata (\`null\`: clears it). ${WHO}`,
         requestParams: { path: conversationPath },
         requestBody: json(req.updateConversation),
         responses: answers({ '200': reply('The conversation', out.openAiConversation) }, ...BODY_ERRORS, 404),
