@@ -5137,7 +5137,7 @@ export interface paths {
         };
         /**
          * A conversation's items
-         * @description The active branch (from the first message to the head), a page at a time, in OpenAI's list shape. The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
+         * @description The active branch (from the first message to the head), a page at a time, in OpenAI's list shape; `after` names the last item of the page before (an id not in the conversation, as a deleted item's: 400 naming it). The user: with identity on, the credential's (an API key that acts for any user names the user in the query's `user_id`); with identity off, the bearer value itself (`Authorization: Bearer alice`: what OpenAI's SDKs send as their API key). Another user's or an unknown id: 404. Errors are OpenAI's error object `{"error": {"message", "type", "param", "code"}}` (with our `detail` and `status`); `param` names the field at fault as OpenAI does (`input[0].content[1]`).
          */
         get: {
             parameters: {

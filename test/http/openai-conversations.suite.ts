@@ -116,6 +116,12 @@ export function openAiConversationsSuite(start: StartService): void {
       expect((await client.conversations.items.list(conversation.id, { order: 'asc' })).data.map(textOf)).to.deep.equal(['first', 'third']);
       await expectStatus(client.conversations.items.retrieve(secondId, { conversation_id: conversation.id }), 404);
       await expectStatus(client.conversations.items.delete(secondId, { conversation_id: conversation.id }), 404);
+      // A page after the deleted item, or after an id that was never one, is refused naming `after` (it was an empty last page: paging stopped early, silently).
+      const other = await client.conversations.create({ items: [{ role: 'user', content: 'elsewhere' }] });
+      const elsewhere = (await client.conversations.items.list(other.id)).data[0]!.id;
+      for (const after of [secondId, 'nope', elsewhere]) {
+        expect(await failure(client.conversations.items.list(conversation.id, { order: 'asc', after })), after).to.include({ status: 400, param: 'after' });
+      }
     });
 
     it('delete removes the conversation whole: nothing of it is found by either API; a reply in progress is stopped first', async () => {

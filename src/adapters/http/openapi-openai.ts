@@ -115,7 +115,7 @@ export function openAiPaths(req: OpenAiRequestSchemas, op: Operation): ZodOpenAp
     },
     '/v1/conversations/{conversation_id}/items': {
       get: op("A conversation's items", {
-        description: `The active branch (from the first message to the head), a page at a time, in OpenAI's list shape. ${WHO}`,
+        description: `The active branch (from the first message to the head), a page at a time, in OpenAI's list shape; \`after\` names the last item of the page before (an id not in the conversation, as a deleted item's: 400 naming it). ${WHO}`,
         requestParams: { path: conversationPath, query: listQuery },
         responses: answers({ '200': reply('A page of items', out.openAiItemList) }, 400, 404),
       }),

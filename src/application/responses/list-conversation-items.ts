@@ -1,10 +1,12 @@
+import { FieldInvalidError } from '../../domain/errors.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { ItemPage, ItemQuery } from './item-page.js';
 import { ownedConversation } from './owned.js';
 
 /**
  * GET /v1/conversations/{id}/items: the active branch (from the first message to the head), a
- * page at a time in either order; `after` names the last item of the page before. A page costs
+ * page at a time in either order; `after` names the last item of the page before (one not in the
+ * conversation is a 400 naming it). A page costs
  * the same at any depth (the branch pages of the message repository).
  */
 export class ListConversationItems {
@@ -17,6 +19,9 @@ export class ListConversationItems {
         await ownedConversation(r, userId, conversationId);
         let after = null;
         if (input.after !== undefined) {
+          // An item that is not (or no longer) in the conversation: no page follows it, and saying none would end a client's paging early.
+          const anchor = await r.messages.findById(input.after);
+          if (anchor?.conversationId !== conversationId) throw new FieldInvalidError('after', 'must be the id of an item of this list');
           const { headId } = await r.messages.pageBranch(conversationId, userId, { leafId: null, order: 'desc', limit: 1, after: null });
           if (headId === null) return { items: [], hasMore: false };
           after = { leafId: headId, afterId: input.after };
