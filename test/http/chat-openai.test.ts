@@ -4,6 +4,7 @@ import { systemPromptFor } from '../../src/domain/persona.js';
 import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
 import { FAKE_MODEL, startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server.js';
 import { uid } from '../support/ids.js';
+import { responsesClient } from '../support/responses-client.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { openStream, readStream, type StreamedEvent } from '../support/sse-client.js';
 
@@ -182,6 +183,29 @@ describe('chat with LLM_PROVIDER=openai, against a local OpenAI-compatible serve
         expect(title.title.split(' ').length).to.be.at.most(8);
         const shown = await titled.call('GET', `/api/chat/conversations/${title.conversation_id}?user_id=${user}`);
         expect(shown.json.conversation).to.include({ title: title.title, title_source: 'generated' });
+      } finally {
+        await titled.stop();
+      }
+    });
+
+    it("a conversation begun through OpenAI's Responses API is named the same way, once: later turns ask for no title", async () => {
+      fake.reset();
+      const { TITLE_MODE: _, ...withModelTitles } = environment();
+      const titled = await startTestService(withModelTitles);
+      try {
+        const user = uid('u');
+        const client = await responsesClient(titled, user);
+        const first = await client.responses.create({ model: 'm', input: 'Plan a trip to Rome' });
+        await client.responses.create({ model: 'm', input: 'What about food?', previous_response_id: first.id });
+        await client.responses.create({ model: 'm', input: 'And museums?', conversation: first.conversation!.id });
+        const asked = fake.requests.filter((r) => r.body.messages?.[0]?.content?.startsWith('Name the conversation')).map((r) => r.body.messages.at(-1).content);
+        expect(asked).to.deep.equal(['Plan a trip to Rome']);
+        const shown = await eventually(async () => {
+          const { json } = await titled.call('GET', `/api/chat/conversations/${first.conversation!.id}?user_id=${user}`);
+          expect(json.conversation.title_source).to.equal('generated');
+          return json.conversation;
+        });
+        expect(shown.title.split(' ').length).to.be.at.most(8);
       } finally {
         await titled.stop();
       }

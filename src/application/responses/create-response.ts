@@ -78,7 +78,7 @@ export class CreateResponse {
       inputTokens: inputTokensOf(request),
     };
     await this.unitOfWork.run((r) => r.responses.save(record), { atomic: false });
-    this.jobs.start(turn.reply, (stop) => this.model.stream(request, stop.signal), undefined, (text) => estimatedUsage(this.model, request, text));
+    this.jobs.start(turn.reply, (stop) => this.model.stream(request, stop.signal), turn.naming, (text) => estimatedUsage(this.model, request, text));
     const replyId = turn.reply.messageId;
     return { ...storedResponseStream(this.feed, turn.reply, record), cancel: () => void this.jobs.requestStop(replyId).catch(() => undefined) };
   }
