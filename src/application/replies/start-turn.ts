@@ -128,6 +128,9 @@ export class StartTurn {
       return { conversation, userMessage: record.stored ?? question, reply, request, context, ...(naming ? { naming } : {}) };
     }
     if (!record.taken) return null;
+    // The same request naming no conversation, whose earlier try stored the message (in the conversation
+    // it started) after this one looked for it: look again, and find that conversation (conversationFor).
+    if (input.conversationId === undefined && record.taken.conversationId !== question.conversationId) return null;
 
     const difference = record.taken.differenceFrom(question, { metadata: false, createdAt: false, parentId: input.parentId !== undefined });
     if (difference) throw new MessageIdConflictError(question.messageId, difference);

@@ -2,6 +2,7 @@ import { Conversation } from '../../../domain/conversation.js';
 import { Message, type MessageStatus, type Role } from '../../../domain/message.js';
 import { Session } from '../../../domain/session.js';
 import { raw, sql, type Sql } from './statements.js';
+import { sqlStateOf } from './unavailable.js';
 
 /**
  * Rows as PostgreSQL returns them (snake_case; bigint as strings; timestamps as Dates, or as
@@ -150,8 +151,11 @@ export function treeInput(conversationId: string, messages: readonly Message[], 
  * set order, and a row this statement has already updated can no longer be locked by it, so a
  * `locked` read after the upsert would be empty; then the conversation created, or its last activity moved; empty when another
  * user owns it, or when `taken` or `unknown_parent` holds anything), `owner` (its user, stored with
- * a conversation that was created) and `inserted` (the ids stored, with their parents; a conflict
- * skips the row; nothing is stored when the statement RACED). The last message inserted becomes the head: the `messages` insert trigger moves it
+ * a conversation that was created) and `inserted` (the ids stored, with their parents; a second reply
+ * in progress to one message is skipped; an id stored by a concurrent statement that this one's
+ * snapshot did not see fails the whole statement, so it keeps nothing, neither the conversation it
+ * made nor the other messages: untilSettled runs it again; the ids of `messages` are distinct;
+ * nothing is stored when the statement RACED). The last message inserted becomes the head: the `messages` insert trigger moves it
  * (Migration20261126000000), so a message that was not inserted never does.
  */
 export function claimAndInsert(conversation: Conversation, messages: readonly Message[]): Sql {
@@ -171,7 +175,8 @@ export function claimAndInsert(conversation: Conversation, messages: readonly Me
          insert into messages (${MESSAGE_COLUMNS})
          select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.parent, i.status, i.progress_at, i.finish_reason
          from input i cross join claimed c where c.created or exists (select 1 from locked) order by i.ord
-         on conflict do nothing returning message_id, parent_id)`;
+         on conflict (reply_to) where status = 'in_progress' do nothing
+         returning message_id, parent_id)`;
 }
 
 /**
@@ -182,10 +187,21 @@ export function claimAndInsert(conversation: Conversation, messages: readonly Me
  */
 export const RACED = sql`(exists (select 1 from claimed where not created) and not exists (select 1 from locked))`;
 
-/** Runs `attempt` again while it reports a race (RACED); the second run always sees the row. */
+/**
+ * Runs `attempt` again while it reports a race (RACED), or while it failed on an id a concurrent
+ * statement stored after this one's snapshot was taken (a unique violation: claimAndInsert does not
+ * skip taken ids it did not see, so nothing of the statement was kept, neither the conversation it
+ * made nor the other messages). The second run sees what the other stored.
+ */
 export async function untilSettled<T extends { raced: boolean }>(attempt: () => Promise<T>): Promise<T> {
   for (let tries = 1; ; tries++) {
-    const result = await attempt();
+    let result: T;
+    try {
+      result = await attempt();
+    } catch (error) {
+      if (sqlStateOf(error) === '23505' && tries < 3) continue;
+      throw error;
+    }
     if (!result.raced || tries >= 3) return result;
   }
 }
