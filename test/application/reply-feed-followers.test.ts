@@ -45,4 +45,20 @@ describe('ReplyFeed: followers of replies produced on another instance', () => {
     expect(Math.max(...sizes), `reads of ${JSON.stringify(sizes)} replies`).to.be.at.least(followers / 2);
     expect(unitOfWork.reads.length).to.be.below(followers * 1.5);
   });
+
+  it("a listener that read the reply in progress just before its job here ended gets the end at once, from the store, not at the next poll", async () => {
+    const quick: ChatModel = { ...paced, async *stream() { yield { type: 'delta', text: 'done soon' }; yield { type: 'finish', finishReason: 'stop', model: 'quick', usage: null }; } };
+    const app = chatApplication(quick);
+    const stream = await app.stream.execute({ userId: 'u', conversationId: 'c', text: 'hi' });
+    const job = app.jobs.local(stream.messageId)!;
+    const snapshot = job.reply; // as a store read just before the end shows it: in progress
+    await job.done;
+    expect(app.jobs.local(stream.messageId), 'the job has left').to.equal(undefined);
+    const started = Date.now();
+    const events = [];
+    for await (const event of app.feed.watch(snapshot, 0, new AbortController().signal)) events.push(event);
+    expect(events.at(-1)).to.deep.include({ type: 'end', finishReason: 'stop' });
+    // The poll comes a second after the watch began: the end came from a read at once.
+    expect(Date.now() - started).to.be.below(900);
+  });
 });

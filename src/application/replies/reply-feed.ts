@@ -98,7 +98,10 @@ export class ReplyFeed {
     const wakeup = new Wakeup();
     const waits = new AbortableWaits(signal);
     const pieces = new Pieces();
-    let look = false;
+    // The store is read again once watching has begun: `first` may have been read just before the
+    // reply ended (its job here gone since, or its end published before this follow), and would
+    // otherwise wait for the next poll.
+    let look = true;
     // Where the listener will stand once the stored text is sent: the producer publishes from there.
     let position = Math.max(from, replyLength(first.text));
     const unwatch = this.notifications.watch(replyId, (news) => {
