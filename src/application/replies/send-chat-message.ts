@@ -36,8 +36,8 @@ export class SendChatMessage {
       : await this.feed.end(turn.reply, new AbortController().signal);
     if (!end) throw new ChatModelFailedError('the reply ended without finishing');
     if (end.failure !== undefined) throw end.failure;
-    const reply = end.message;
-    if (!reply) throw new ChatModelFailedError('the reply was stopped before it began');
+    // A reply stopped before its first piece is removed: answered as its streams end, without text (a stop is no failure).
+    const reply = end.message ?? turn.reply.with({ text: '' });
     return {
       response: reply.text,
       conversationId: turn.conversation.conversationId,

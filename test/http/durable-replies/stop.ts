@@ -47,6 +47,19 @@ export function stopTests(ctx: SuiteContext): void {
     expect((await ctx.replies.resumeAnswer(messageId, who.user_id)).status).to.equal(404);
   });
 
+  it('before the first piece, a plain POST /v1/chat waiting for it answers as the stream ends: 200, no text, cancelled (not a model failure)', async () => {
+    const who = someone();
+    const plain = ctx.replies.chat({ ...who, text: 'quiet too' });
+    const call = await ctx.model.nextCall();
+    const [reply] = (await ctx.replies.messages(who.user_id, who.conversation_id)).filter((m) => m.role === 'assistant');
+    expect((await ctx.replies.stop(reply!.message_id, who.user_id)).json).to.deep.equal({ status: 'ok', message: null });
+    expect(call.wasAborted).to.equal(true);
+    const answer = await plain;
+    expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+    expect(answer.json).to.include({ status: 'ok', response: '', message_id: reply!.message_id, finish_reason: 'cancelled', conversation_id: who.conversation_id });
+    expect((await ctx.replies.messages(who.user_id, who.conversation_id)).map((m) => m.role)).to.deep.equal(['user']);
+  });
+
   it('404 for another user, an unknown id, or a user message', async () => {
     const who = someone();
     const original = await ctx.replies.start({ ...who, text: 'keep going' });
