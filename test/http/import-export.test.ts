@@ -117,6 +117,30 @@ export function importExportSuite(start: () => Promise<TestService>): void {
     expect(lines.text.trim().split('\n')).to.have.length(3);
   });
 
+  it('a file whose parents form a loop (no tree) loses none of its messages: the earliest of the loop starts the tree', async () => {
+    const user = uid('loop');
+    const conversationId = uid('c');
+    const at = (minute: number) => `2024-01-01T00:0${minute}:00.000Z`;
+    const message = (id: string, parent: string | null, minute: number) => ({ message_id: id, parent_id: parent, role: minute % 2 ? 'assistant' : 'user', text: `text ${id}`, created_at: at(minute), metadata: {} });
+    const line = { conversation: { conversation_id: conversationId, created_at: at(0) }, messages: [message('b', 'a', 2), message('a', 'c', 1), message('c', 'b', 3), message('d', 'c', 4)] };
+    const report = await imported(user, JSON.stringify(line));
+    expect(report).to.deep.include({ conversations: { created: 1, skipped: 0 }, errors: [] });
+    expect(report.messages.created).to.equal(4);
+    const file = (await exportOne(user, conversationId)).json as Json;
+    const parents = Object.fromEntries((file.messages as Json[]).map((m) => [m.text.slice(5), m.parent_id === null ? null : (file.messages as Json[]).find((p) => p.message_id === m.parent_id)!.text.slice(5)]));
+    expect(parents).to.deep.equal({ a: null, b: 'a', c: 'b', d: 'c' });
+    // ChatGPT's shape: two nodes each the other's parent, beside a root.
+    const chatgpt = chatGptConversation(21);
+    const mapping = chatgpt.mapping as Json;
+    const node = (id: string, parent: string) => ({ id, parent, children: [], message: { id, author: { role: 'user' }, create_time: 1_700_000_000, content: { content_type: 'text', parts: [`looped ${id}`] } } });
+    const plain = await imported(uid('plain'), JSON.stringify([chatgpt]));
+    const looped = await imported(user, JSON.stringify([{ ...chatgpt, mapping: { ...mapping, x1: node('x1', 'x2'), x2: node('x2', 'x1') } }]));
+    expect(looped.errors).to.deep.equal([]);
+    expect(looped.messages.created).to.equal(plain.messages.created + 2);
+    const exported = (await exportUser(user)).text;
+    expect(exported).to.include('looped x1').and.to.include('looped x2');
+  });
+
   it('refuses a body over IMPORT_MAX_BYTES with 413', async () => {
     const small = await startTestService({ IMPORT_MAX_BYTES: '2048' });
     try {

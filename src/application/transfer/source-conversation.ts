@@ -74,8 +74,9 @@ interface Node {
 
 /**
  * The kept nodes of a tree, each after its nearest kept ancestor (a skipped node's children move
- * up to it), parents first and siblings by time; a node whose parent is unknown starts a tree.
- * Also the nearest kept node at or above `head`.
+ * up to it), parents first and siblings by time; a node whose parent is unknown starts a tree, and
+ * so does the earliest node of a loop of parents (a file that is no tree: each node its own
+ * ancestor), so nothing of it is lost. Also the nearest kept node at or above `head`.
  */
 export function keptTree<T extends Node>(all: T[], kept: (node: T) => boolean, head: string | null): { nodes: T[]; headId: string | null } {
   const byId = new Map(all.map((node) => [node.id, node]));
@@ -98,14 +99,23 @@ export function keptTree<T extends Node>(all: T[], kept: (node: T) => boolean, h
     children.set(parentId, list);
   }
   const nodes: T[] = [];
-  const stack = [...(children.get(null) ?? [])].sort(byTimeDescending);
   const visited = new Set<string>();
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (visited.has(node.id)) continue;
-    visited.add(node.id);
-    nodes.push(node);
-    stack.push(...[...(children.get(node.id) ?? [])].sort(byTimeDescending));
+  const walk = (roots: T[]) => {
+    const stack = [...roots].sort(byTimeDescending);
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (visited.has(node.id)) continue;
+      visited.add(node.id);
+      nodes.push(node);
+      stack.push(...[...(children.get(node.id) ?? [])].sort(byTimeDescending));
+    }
+  };
+  walk(children.get(null) ?? []);
+  if (nodes.length < keep.size) {
+    // What no root reaches hangs from a loop: its earliest node (the file's first, among equal times) starts a tree.
+    for (const node of all.filter((n) => keep.has(n.id) && !visited.has(n.id)).sort((a, b) => -byTimeDescending(a, b))) {
+      if (!visited.has(node.id)) walk([{ ...node, parentId: null }]);
+    }
   }
   return { nodes, headId: keptAncestor(head) };
 }
