@@ -68,7 +68,7 @@ export class PostgresMessageRepository implements MessageRepository {
     // One message sent twice in a request (the same, or the caller refused it) is stored once.
     const seen = new Set<string>();
     const unique = messages.filter((m) => !seen.has(m.messageId) && seen.add(m.messageId));
-    const row = await untilSettled(() => this.appendOnce(conversation, unique));
+    const row = await untilSettled(() => this.appendOnce(conversation, unique), this.db.transactional);
     const stored = row.claimed ?? row.existing;
     return {
       conversation: stored ? toConversation(stored) : null,

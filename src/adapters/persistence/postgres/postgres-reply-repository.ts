@@ -57,7 +57,7 @@ export class PostgresReplyRepository implements ReplyRepository {
                 ${RACED} as raced`,
       );
       return result!;
-    });
+    }, this.db.transactional);
     const stored = row.claimed ?? row.existing;
     const opened = row.inserted.length === sent.length;
     const questionRow = row.inserted.find((i) => i.message_id === questionId);

@@ -7,6 +7,7 @@ import { PostgresMessageSearch } from './postgres-message-search.js';
 import { PostgresReplyRepository } from './postgres-reply-repository.js';
 import { PostgresResponseRepository } from './postgres-response-repository.js';
 import { PostgresSessionRepository } from './postgres-session-repository.js';
+import { isLostInsertRace } from './rows.js';
 import { inTransaction, Statements } from './statements.js';
 import { isDatabaseUnavailable, isRetryable, unavailableError } from './unavailable.js';
 
@@ -16,7 +17,8 @@ const ATTEMPTS = 3;
  * Each atomic unit of work is one PostgreSQL transaction on one connection of the pool; other
  * work sends each statement on a pooled connection without a transaction (each statement atomic
  * by itself). Lost races (deadlocks, serialization failures) are retried; a database that is
- * unreachable, goes away or stalls becomes DependencyUnavailableError (503).
+ * unreachable, goes away or stalls becomes DependencyUnavailableError (503). A transaction whose
+ * insert found an id taken by a concurrent one (a unique violation) is run again too.
  */
 export class PostgresUnitOfWork implements UnitOfWork {
   /** Repositories whose statements each take a pooled connection: the same for every non-atomic run. */
@@ -38,7 +40,8 @@ export class PostgresUnitOfWork implements UnitOfWork {
       } catch (error) {
         if (error instanceof DomainError) throw error;
         if (isDatabaseUnavailable(error)) throw unavailableError(this.pool, error);
-        if (attempt < ATTEMPTS && isRetryable(error)) continue;
+        // A transaction that lost an insert race (an id taken meanwhile: untilSettled) runs again and sees it.
+        if (attempt < ATTEMPTS && (isRetryable(error) || (options.atomic !== false && isLostInsertRace(error)))) continue;
         throw error;
       }
     }

@@ -191,15 +191,16 @@ export const RACED = sql`(exists (select 1 from claimed where not created) and n
  * Runs `attempt` again while it reports a race (RACED), or while it failed on an id a concurrent
  * statement stored after this one's snapshot was taken (a unique violation: claimAndInsert does not
  * skip taken ids it did not see, so nothing of the statement was kept, neither the conversation it
- * made nor the other messages). The second run sees what the other stored.
+ * made nor the other messages). The second run sees what the other stored. In a transaction
+ * (`transactional`) the violation aborted it: it is thrown, and the unit of work runs again whole.
  */
-export async function untilSettled<T extends { raced: boolean }>(attempt: () => Promise<T>): Promise<T> {
+export async function untilSettled<T extends { raced: boolean }>(attempt: () => Promise<T>, transactional: boolean): Promise<T> {
   for (let tries = 1; ; tries++) {
     let result: T;
     try {
       result = await attempt();
     } catch (error) {
-      if (sqlStateOf(error) === '23505' && tries < 3) continue;
+      if (isLostInsertRace(error) && !transactional && tries < 3) continue;
       throw error;
     }
     if (!result.raced || tries >= 3) return result;
@@ -222,3 +223,6 @@ export function pathUp(name: string, from: Sql, conversationId: string, maxDepth
          union all
          select m.message_id, m.parent_id, p.depth + 1 from ${raw(name)} p join messages m on m.message_id = p.parent_id ${bound})`;
 }
+
+/** A unique violation: an insert found its id taken by a statement this one's snapshot did not see. */
+export const isLostInsertRace = (error: unknown): boolean => sqlStateOf(error) === '23505';

@@ -21,6 +21,11 @@ const names = new Map<string, string>();
 export class Statements {
   constructor(private readonly on: pg.Pool | pg.PoolClient) {}
 
+  /** Whether the statements run in a transaction (a failed one aborts it: it cannot simply be sent again). */
+  get transactional(): boolean {
+    return !(this.on instanceof pg.Pool);
+  }
+
   async rows<T>(query: Sql): Promise<T[]> {
     return (await this.send(query)).rows as T[];
   }

@@ -4,11 +4,12 @@ import { createTestDatabase, requirePostgres } from '../support/postgres.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 /**
- * A client that retries a chat request naming no conversation, its first try still in flight:
- * identical requests with one message_id, at once. Each must answer the one reply, and only one
- * conversation is made. On PostgreSQL the requests race in separate connections.
+ * Writes that race on one message_id in separate connections. A client that retries a chat request
+ * naming no conversation, its first try still in flight: identical requests at once, each must
+ * answer the one reply, and only one conversation is made. Saves of one id into several
+ * conversations: one is stored, the others are told the id is taken.
  */
-describe('POST /v1/chat repeated at once with one message_id and no conversation (PostgreSQL store)', function () {
+describe('writes racing on one message_id (PostgreSQL store)', function () {
   this.timeout(30_000);
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
   let service: TestService | undefined;
@@ -35,5 +36,18 @@ describe('POST /v1/chat repeated at once with one message_id and no conversation
     const { json } = await service!.call('GET', `/api/chat/conversations?user_id=${encodeURIComponent(userId)}&limit=100`);
     expect(json.conversations).to.have.length(trials);
     expect(json.conversations.filter((c: { message_count: number }) => c.message_count !== 2)).to.deep.equal([]);
+  });
+
+  it('one new message_id saved at once into several conversations (in a transaction each): one 201, the others 409, never a 500', async () => {
+    const userId = uid('u');
+    for (let trial = 0; trial < 10; trial++) {
+      const messageId = uid(`m${trial}`);
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, (_, n) =>
+          service!.post('/api/chat/saveSession', { user_id: userId, conversation_id: uid(`c${trial}-${n}`), messages: [{ role: 'user', text: 'the same', message_id: messageId }] }),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.json))).to.deep.equal([201, 409, 409, 409]);
+    }
   });
 });
