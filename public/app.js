@@ -142,7 +142,12 @@ ui.searchResults.addEventListener('click', (event) => {
   if (conversationId && messageId) void openResult(conversationId, messageId);
 });
 
-ui.moreConversations.addEventListener('click', () => void loadConversations({ append: true }));
+ui.moreConversations.addEventListener('click', async () => {
+  await loadConversations({ append: true });
+  // The last page hides the button: the keyboard goes on from the last conversation listed, not from the page's top.
+  const last = ui.conversationList.querySelector('li:last-child .conversation');
+  if (ui.moreConversations.hidden && document.activeElement === document.body && last instanceof HTMLElement) last.focus();
+});
 ui.loadOlder.addEventListener('click', () => void loadOlderMessages());
 ui.scroller.addEventListener(
   'scroll',

@@ -1,5 +1,5 @@
 // The user's conversations in the sidebar (or the archived ones): the first page, again after
-// every change, and older pages on request; a title the service gives one as its first reply
+// every change (as many as were shown), and older pages on request; a title the service gives one as its first reply
 // ends (the stream's `title` event) shown in place, without listing them again.
 import { describeError, listConversations } from './api.js';
 import { ui } from './dom.js';
@@ -9,15 +9,20 @@ import { CONVERSATION_PAGE_SIZE, state } from './state.js';
 /** @typedef {import('./api-types.js').ConversationSummary} ConversationSummary */
 /** @typedef {import('./api-types.js').StreamTitle} StreamTitle */
 
+/** The most conversations the service lists in one page. */
+const MAX_LIST_LIMIT = 500;
+
 /** @param {{append?: boolean}} [options] append: the next page below the ones shown */
 export async function loadConversations({ append = false } = {}) {
   const userId = state.userId;
   const archived = state.showArchived;
   if (!userId) return;
   const cursor = append ? state.conversationCursor : null;
+  // Listed again after a change: as many as were shown (older pages the user loaded stay), in one request.
+  const limit = append ? CONVERSATION_PAGE_SIZE : Math.min(MAX_LIST_LIMIT, Math.max(CONVERSATION_PAGE_SIZE, state.conversations.size));
   if (!append && ui.conversationList.childElementCount === 0) ui.conversationsStatus.textContent = 'Loading conversations…';
   try {
-    const page = await listConversations({ user_id: userId, limit: CONVERSATION_PAGE_SIZE, cursor, archived });
+    const page = await listConversations({ user_id: userId, limit, cursor, archived });
     if (userId !== state.userId || archived !== state.showArchived) return; // another user or list was chosen meanwhile
     if (!append) {
       state.conversations.clear();

@@ -19,7 +19,7 @@ const button = (text, className, attributes = {}) => element('button', { type: '
 export function renderConversation(conversation) {
   const item = element('li', { class: 'conversation-item', 'data-conversation-id': conversation.conversation_id });
   const open = button('', 'conversation', { 'data-conversation-id': conversation.conversation_id });
-  const title = element('span', { class: 'conversation__title' }, titleOf(conversation));
+  const title = element('span', { class: 'conversation__title', dir: 'auto' }, titleOf(conversation));
   const count = messageCount(conversation.message_count);
   const when = formatTime(conversation.last_message_at ?? conversation.created_at);
   const meta = element('span', { class: 'conversation__meta' }, [conversation.pinned ? 'Pinned' : '', count, when].filter(Boolean).join(' · '));

@@ -31,7 +31,8 @@ export function renderMessage(message) {
   const author = element('span', { class: 'message__author' }, authorName(message.role));
   const time = element('time', { class: 'message__time' });
   head.append(author, time);
-  const text = element('p', { class: 'message__text' });
+  // dir=auto: a right-to-left message reads right to left (its direction from its first strong letter).
+  const text = element('p', { class: 'message__text', dir: 'auto' });
   text.textContent = message.text;
   const actions = element('div', { class: 'message__actions' });
   const note = element('span', { class: 'message__note', role: 'status' });

@@ -13,7 +13,7 @@ const ROLES = /** @type {Record<string, string>} */ ({ user: 'You', assistant: '
  */
 export function markedSnippet(snippet, highlights) {
   const chars = [...snippet];
-  const node = element('span', { class: 'search-result__snippet' });
+  const node = element('span', { class: 'search-result__snippet', dir: 'auto' });
   let at = 0;
   for (const { start, end } of highlights) {
     if (start < at || end > chars.length || end <= start) continue; // not in order: shown unmarked
@@ -33,7 +33,7 @@ export function renderSearchResult(result) {
     'data-conversation-id': result.conversation_id,
     'data-message-id': result.message.message_id,
   });
-  const title = element('span', { class: 'search-result__title' }, result.conversation_title?.trim() || 'Untitled conversation');
+  const title = element('span', { class: 'search-result__title', dir: 'auto' }, result.conversation_title?.trim() || 'Untitled conversation');
   const who = ROLES[result.message.role] ?? result.message.role;
   const meta = element('span', { class: 'search-result__meta' }, `${who} · ${formatTime(result.message.created_at)}`);
   button.append(title, markedSnippet(result.snippet, result.highlights), meta);

@@ -766,6 +766,33 @@ describe('demo page in Chromium: managing conversations', function () {
     await listings.release();
   });
 
+  it('renames one on an older page: the pages loaded stay, and the keyboard stays on it', async () => {
+    for (let n = 0; n < 22; n++) {
+      await service.post('/api/chat/saveMessage', { user_id: userId, conversation_id: `older-${n}`, role: 'user', text: `older conversation ${n}`, created_at: new Date(Date.UTC(2020, 0, 1, 0, n)).toISOString() });
+    }
+    await page.reload();
+    await waitUntil(`document.querySelectorAll('#conversation-list li.conversation-item').length === 20`);
+    await page.locator('#more-conversations').click();
+    await waitUntil(`document.querySelectorAll('#conversation-list li.conversation-item').length > 20`);
+    const shown = await listed();
+    const target = shown.at(-1)!;
+    await page.locator(`${entry(target)} .conversation__rename`).click();
+    await page.locator(`${entry(target)} .conversation__editor input`).fill('Renamed far down');
+    await page.locator(`${entry(target)} .conversation__editor input`).press('Enter');
+    await waitUntil(`${titleShown(target)} === 'Renamed far down'`);
+    expect(await listed()).to.deep.equal(shown);
+    await waitUntil(`document.activeElement?.matches('${entry(target)} .conversation__rename')`);
+  });
+
+  it('fits a narrow sidebar (1024 px wide) and sets each text its own direction', async () => {
+    await page.setViewportSize({ width: 1024, height: 800 });
+    const sidebar = await page.evaluate(`(() => { const s = document.querySelector('.sidebar'); const b = document.querySelector('#search-submit').getBoundingClientRect(); return [s.scrollWidth <= s.clientWidth, b.right <= s.getBoundingClientRect().right]; })()`);
+    expect(sidebar, 'no sideways scrolling; the Search button inside').to.deep.equal([true, true]);
+    await send('مرحبا، كيف حالك اليوم؟');
+    expect(await page.evaluate(`[...document.querySelectorAll('#message-list .message__text')].every((p) => p.dir === 'auto')`)).to.equal(true);
+    expect(await page.evaluate(`[...document.querySelectorAll('#message-list .message--user .message__text')].at(-1).matches(':dir(rtl)')`)).to.equal(true);
+  });
+
   it('logged no script errors and no refused resources', () => {
     expect(browser?.problems).to.deep.equal([]);
   });
