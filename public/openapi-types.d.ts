@@ -34,7 +34,7 @@ export interface paths {
                         message_id?: string | null;
                         /** @description the message the question follows: an edit names the parent of the message it replaces; absent: the head */
                         parent_id?: string | null;
-                        /** @description instead of `text`: answer again this user message, or the one this reply answers (a sibling of the earlier replies) */
+                        /** @description instead of `text`: answer again this user message, or the one this reply answers (a reply saved or imported without one: the user message it follows); a sibling of the earlier replies */
                         regenerate?: string | null;
                         /** @description a conversation this request starts is temporary: never listed, searched or exported, deleted TEMPORARY_TTL_HOURS after its last activity */
                         temporary?: boolean;
@@ -331,7 +331,7 @@ export interface paths {
                         message_id?: string | null;
                         /** @description the message the question follows: an edit names the parent of the message it replaces; absent: the head */
                         parent_id?: string | null;
-                        /** @description instead of `text`: answer again this user message, or the one this reply answers (a sibling of the earlier replies) */
+                        /** @description instead of `text`: answer again this user message, or the one this reply answers (a reply saved or imported without one: the user message it follows); a sibling of the earlier replies */
                         regenerate?: string | null;
                         /** @description a conversation this request starts is temporary: never listed, searched or exported, deleted TEMPORARY_TTL_HOURS after its last activity */
                         temporary?: boolean;

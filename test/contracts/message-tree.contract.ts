@@ -273,6 +273,25 @@ export function messageTreeContract(make: MakeStore): void {
         expect([nothing.question, nothing.opened]).to.deep.equal([null, null]);
       });
 
+      it('regenerate of a reply stored without what it answers (saved, imported: no reply_to) answers the user message it follows; one that follows none: nothing', async () => {
+        const conversation = await store.run((r) => claimed(r, aConversation()));
+        const question = say(conversation, 'saved question');
+        const saved = say(conversation, 'saved answer', { role: 'assistant' });
+        await append(conversation, [question, saved]);
+        expect((await store.run((r) => r.messages.findById(saved.messageId)))?.toProps()).to.include({ parentId: question.messageId, replyTo: null });
+        const again = unplaced(question);
+        const record = await store.run((r) => r.replies.regenerate({ conversation, targetId: saved.messageId, reply: again, historyLimit: 10 }));
+        expect(record.question?.messageId).to.equal(question.messageId);
+        expect(record.opened?.toProps()).to.include({ parentId: question.messageId, replyTo: question.messageId });
+        expect((await branch(conversation)).messages.at(-1)?.siblings).to.deep.include({ count: 2, index: 1, previousId: saved.messageId });
+
+        const alone = await store.run((r) => claimed(r, aConversation()));
+        const first = say(alone, 'an answer first', { role: 'assistant' });
+        await append(alone, [first]);
+        const none = await store.run((r) => r.replies.regenerate({ conversation: alone, targetId: first.messageId, reply: unplaced(first), historyLimit: 10 }));
+        expect([none.question, none.opened]).to.deep.equal([null, null]);
+      });
+
       it('a reply removed before its first piece gives the head back to its question', async () => {
         const conversation = await store.run((r) => claimed(r, aConversation()));
         const question = say(conversation, 'hello?');

@@ -46,7 +46,8 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const { conversationId } = start.conversation;
     const conversation = this.store.conversations.get(conversationId)?.conversation ?? null;
     const target = this.store.messages.get(start.targetId)?.message;
-    const questionId = target?.conversationId === conversationId ? (target.role === 'user' ? target.messageId : target.replyTo) : null;
+    // A reply stored without what it answers (saved, imported) answers the user message it follows.
+    const questionId = target?.conversationId === conversationId ? (target.role === 'user' ? target.messageId : (target.replyTo ?? target.parentId)) : null;
     const found = questionId === null ? undefined : this.store.messages.get(questionId)?.message;
     const question = found && found.role === 'user' && found.conversationId === conversationId ? found : null;
     const none = { conversation, question, running: null, opened: null, history: [] };

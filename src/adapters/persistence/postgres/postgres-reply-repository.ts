@@ -87,7 +87,8 @@ export class PostgresReplyRepository implements ReplyRepository {
        target as (select * from messages where message_id = ${start.targetId} and conversation_id = ${conversationId}),
        question as (
          select m.* from messages m
-         where m.message_id = (select case when t.role = 'user' then t.message_id else t.reply_to end from target t)
+         -- a reply stored without what it answers (saved, imported) answers the user message it follows
+         where m.message_id = (select case when t.role = 'user' then t.message_id else coalesce(t.reply_to, t.parent_id) end from target t)
            and m.conversation_id = ${conversationId} and m.role = 'user'),
        running as (select * from messages where reply_to = (select message_id from question) and status = 'in_progress' limit 1),
        opened as (
