@@ -1,10 +1,11 @@
 // The messages shown: older pages as the reader scrolls up, deleting one, playing one aloud.
-import { deleteMessages, describeError, fetchSpeech, loadMessages } from './api.js';
+import { deleteMessages, describeError, fetchSpeech, loadMessages, switchBranch } from './api.js';
 import { followShownReply } from './chat.js';
 import { announce, element, scrollToBottom, ui } from './dom.js';
 import { loadConversations } from './conversation-list.js';
 import { renderMessage, showConversationError, updateEmptyNote } from './render-messages.js';
 import { PAGE_SIZE, state } from './state.js';
+import { openConversation } from './session.js';
 import { refreshTree } from './tree.js';
 import { loadUsage } from './usage.js';
 
@@ -74,8 +75,21 @@ export async function deleteMessage(item, button, note) {
   if (!messageId || !state.userId || !state.conversationId) return;
   button.disabled = true;
   note.textContent = '';
+  const { userId, conversationId } = state;
+  // The last reply shown, below its question: once it is gone the head is the question, and the
+  // question's other replies (its versions) would be out of sight; the latest of them is shown instead.
+  const question = item === ui.messageList.lastElementChild && item.dataset.role === 'assistant' ? item.previousElementSibling : null;
+  const questionId = question instanceof HTMLElement && question.dataset.role === 'user' ? question.dataset.messageId : undefined;
   try {
-    await deleteMessages({ user_id: state.userId, conversation_id: state.conversationId, message_ids: [messageId] });
+    await deleteMessages({ user_id: userId, conversation_id: conversationId, message_ids: [messageId] });
+    if (questionId) {
+      await switchBranch({ user_id: userId, conversation_id: conversationId, message_id: questionId }).catch(() => {});
+      await openConversation(conversationId);
+      ui.text.focus();
+      announce('Message deleted');
+      void loadConversations();
+      return;
+    }
     // Keep the keyboard where it was: on the next message's delete button, or the message box.
     const neighbour = item.nextElementSibling ?? item.previousElementSibling;
     const hadFocus = item.contains(document.activeElement);

@@ -590,6 +590,20 @@ describe('demo page in Chromium: edit, regenerate, versions', function () {
     expect(await shown()).to.deep.equal(before);
   });
 
+  it('deletes the reply shown last: its question then shows its other version, not nothing', async () => {
+    await page.reload();
+    await settled(4);
+    const before = await shown();
+    expect(before[3]!.versions).to.equal('‹ 1/2 ›');
+    await page.locator(items).nth(3).locator('.message__delete').click();
+    await waitUntil(`document.querySelector('${items}:last-child')?.dataset.messageId !== ${JSON.stringify(before[3]!.id)}`);
+    await settled(4);
+    const after = await shown();
+    expect(after.slice(0, 3)).to.deep.equal(before.slice(0, 3));
+    expect(after[3]!.id).to.not.equal(before[3]!.id);
+    expect(await branch()).to.deep.equal({ ids: after.map((m) => m.id), head: after[3]!.id });
+  });
+
   it('logged no script errors and no refused resources', () => {
     expect(browser?.problems).to.deep.equal([]);
   });
