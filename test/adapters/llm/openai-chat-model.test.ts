@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ChatChunk, ChatRequest } from '../../../src/application/ports/chat-model.js';
 import { systemPromptFor } from '../../../src/domain/persona.js';
 import { OpenAiChatModel, type OpenAiChatModelOptions } from '../../../src/adapters/llm/openai/openai-chat-model.js';
@@ -117,6 +119,25 @@ describe('OpenAiChatModel', () => {
     const error = await model({ baseUrl: `http://127.0.0.1:${port}/v1` }).complete(request).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(ChatModelFailedError);
     expect((error as Error).message).to.equal(`could not reach the language model at 127.0.0.1:${port}`);
+  });
+
+  it('a server that redirects is a ChatModelFailedError saying so: a redirect is not followed (nor the request cloned to follow one)', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(307, { location: `${fake.baseUrl}/chat/completions` }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      for (const call of [(m: OpenAiChatModel) => m.complete(request), async (m: OpenAiChatModel) => { throw (await collect(m.stream(request))).error; }]) {
+        const error = await call(model({ baseUrl: `http://127.0.0.1:${port}/v1` })).catch((e: unknown) => e);
+        expect(error).to.be.instanceOf(ChatModelFailedError);
+        expect((error as Error).message).to.equal(`the language model at 127.0.0.1:${port} answered with a redirect: set its base URL to where it leads`);
+      }
+      expect(fake.requests, 'the redirect was not followed').to.have.length(0);
+    } finally {
+      server.close();
+    }
   });
 
   it('a server that never answers is a ChatModelTimedOutError after the timeout, plain or streamed', async () => {

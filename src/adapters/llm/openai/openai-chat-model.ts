@@ -47,6 +47,9 @@ export class OpenAiChatModel implements ChatModel {
       timeout: this.timeoutMs,
       maxRetries: options.maxRetries ?? 2,
       logLevel: 'off', // its console lines would break our JSON logs; failures reach us as errors
+      // A model's API answers, it does not redirect. Without these, fetch (the Fetch standard, which
+      // undici follows) clones every request before sending it, teeing its body into two streams.
+      fetchOptions: { redirect: 'error', window: null },
     });
   }
 

@@ -54,7 +54,13 @@ export class UpstreamCall {
     if (this.callerSignal?.aborted) return abortReason(this.callerSignal);
     if (this.timedOut || error instanceof APIConnectionTimeoutError) return this.timeoutError();
     if (error instanceof ChatModelFailedError || error instanceof ChatModelTimedOutError) return error;
-    if (error instanceof APIConnectionError) return new ChatModelFailedError(`could not reach the language model at ${this.host}`);
+    if (error instanceof APIConnectionError) {
+      // Redirects are not followed (fetchOptions.redirect = 'error'): undici's own words for one.
+      if (causes(error).some((cause) => cause instanceof Error && cause.message === 'unexpected redirect')) {
+        return new ChatModelFailedError(`the language model at ${this.host} answered with a redirect: set its base URL to where it leads`);
+      }
+      return new ChatModelFailedError(`could not reach the language model at ${this.host}`);
+    }
     if (error instanceof APIError) {
       if (error.status === undefined) return new ChatModelFailedError(`the language model reported an error while answering${safeErrorCode(error)}`);
       return new ChatModelFailedError(`the language model answered ${statusLine(error)}`);
@@ -72,6 +78,13 @@ export class UpstreamCall {
     this.timedOut = true;
     this.aborter.abort();
   }
+}
+
+/** An error's causes, nearest first (a few at most). */
+function causes(error: unknown): unknown[] {
+  const found: unknown[] = [];
+  for (let cause = (error as { cause?: unknown }).cause; cause !== undefined && found.length < 5; cause = (cause as { cause?: unknown } | null)?.cause) found.push(cause);
+  return found;
 }
 
 function abortReason(signal: AbortSignal): unknown {
