@@ -31,8 +31,12 @@ export class ConversationNotFoundError extends DomainError {
 
 export class MessageNotFoundError extends DomainError {
   readonly code = 'message_not_found';
-  constructor(readonly messageId: string) {
-    super(`message ${JSON.stringify(messageId)} not found`);
+  /** `detail`: what was not found, when it is not the message itself (the one a reply answers, say). */
+  constructor(
+    readonly messageId: string,
+    detail?: string,
+  ) {
+    super(detail ?? `message ${JSON.stringify(messageId)} not found`);
   }
 }
 

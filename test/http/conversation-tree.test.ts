@@ -171,6 +171,11 @@ describe('conversation tree: edit, regenerate, branches (HTTP)', function () {
       expect(res.status, JSON.stringify(body)).to.equal(status);
       expect(res.json.status).to.equal('error');
     }
+    // A reply whose question was deleted: 404 saying so, not that the reply (which is there) is not found.
+    await service.call('DELETE', '/api/chat/deleteMessages', { body: { ...ids, message_ids: [b2.user_message_id] } });
+    const orphan = await service.post('/v1/chat', { ...ids, regenerate: b2.message_id });
+    expect(orphan.status).to.equal(404);
+    expect(orphan.json.detail).to.equal(`message ${JSON.stringify(b2.message_id)} answers no user message there is (it was deleted): nothing to answer again`);
   });
 
   it("the AI SDK's regenerate() and an edit (a truncated list, a new message) work against the stored tree", async () => {

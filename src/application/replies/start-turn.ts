@@ -158,7 +158,12 @@ export class StartTurn {
     const record = await r.replies.regenerate({ conversation, targetId, reply, historyLimit: this.limits.historyMessages });
     if (!record.conversation) throw new ConversationNotFoundError(conversationId);
     record.conversation.assertOwnedBy(input.userId);
-    if (!record.question) throw new MessageNotFoundError(targetId);
+    if (!record.question) {
+      // The reply is there, but the user message it answers is not (deleted, or there never was one).
+      const target = await r.messages.findById(targetId);
+      if (target?.conversationId === conversationId) throw new MessageNotFoundError(targetId, `message ${JSON.stringify(targetId)} answers no user message there is (it was deleted): nothing to answer again`);
+      throw new MessageNotFoundError(targetId);
+    }
     if (record.running) throw new ReplyInProgressError('a reply to this message is still being written; stop it or wait for it first');
     if (!record.opened) throw new ReplyInProgressError('another reply to this message was started at the same time');
     return { conversation: record.conversation, userMessage: record.question, reply: record.opened, request: this.requestFor(record.question, record.history), context: [] };
