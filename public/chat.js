@@ -68,11 +68,16 @@ export async function sendMessage(text, { parentId, regenerate, undo } = {}) {
   const request = { user_id: state.userId, ...(state.conversationId ? { conversation_id: state.conversationId } : {}) };
   if (regenerate) request.regenerate = regenerate;
   else Object.assign(request, { text }, parentId ? { parent_id: parentId } : {});
+  // The first message of a new conversation starts it temporary when asked.
+  const temporary = !state.conversationId && ui.temporary.checked;
+  if (temporary) request.temporary = true;
   if (speakingChosen()) request.speech = { format: 'mp3' };
   /** @param {StreamStart} data */
   const onStart = (data) => {
     if (!state.conversationId) {
       state.conversationId = data.conversation_id;
+      state.temporary = temporary;
+      showTemporaryChoice();
       updateTransferControls();
       setHash(data.conversation_id);
       state.olderCursor = null; // a new conversation: nothing older to load
@@ -237,4 +242,13 @@ export function setStreaming(busy) {
   ui.composer.setAttribute('aria-busy', String(busy));
   setTreeBusy(busy);
   if (!busy && document.activeElement === ui.stop) ui.text.focus();
+}
+
+/**
+ * The temporary-chat choice is offered for a new conversation only; a temporary one says so in its
+ * heading (it is never listed, so the sidebar does not show it).
+ */
+export function showTemporaryChoice() {
+  ui.temporaryLabel.hidden = state.conversationId !== null;
+  if (state.temporary) ui.chatTitle.textContent = 'Temporary conversation';
 }

@@ -47,6 +47,8 @@ export const ui = {
   send: byId('send', HTMLButtonElement),
   stop: byId('stop', HTMLButtonElement),
   speak: byId('speak-replies', HTMLInputElement),
+  temporary: byId('temporary-chat', HTMLInputElement),
+  temporaryLabel: byId('temporary-label', HTMLElement),
   persona: find(document, 'section.persona', HTMLElement),
   personaName: byId('persona-name', HTMLElement),
   personaDescription: byId('persona-description', HTMLElement),

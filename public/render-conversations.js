@@ -104,7 +104,7 @@ export function markCurrentConversation() {
     else button.removeAttribute('aria-current');
   }
   const summary = state.conversationId ? state.conversations.get(state.conversationId) : undefined;
-  ui.chatTitle.textContent = state.conversationId ? summary?.title?.trim() || 'Conversation' : 'New conversation';
+  ui.chatTitle.textContent = state.conversationId ? summary?.title?.trim() || (state.temporary ? 'Temporary conversation' : 'Conversation') : 'New conversation';
   ui.chatMeta.textContent = summary
     ? `${messageCount(summary.message_count)}, started ${formatTime(summary.created_at)}`
     : state.conversationId

@@ -1,6 +1,6 @@
 // Who uses the page and which conversation they look at: choosing the user name, opening a
 // conversation (or a new, empty one).
-import { leaveReply, setStreaming } from './chat.js';
+import { leaveReply, setStreaming, showTemporaryChoice } from './chat.js';
 import { loadConversations } from './conversation-list.js';
 import { ui } from './dom.js';
 import { loadOlderMessages } from './messages.js';
@@ -16,12 +16,14 @@ export async function openConversation(conversationId) {
   leaveReply();
   state.view += 1;
   state.conversationId = conversationId;
+  state.temporary = false;
   state.olderCursor = null;
   state.loadingOlder = false;
   ui.loadOlder.hidden = true;
   setHash(conversationId);
   clearMessages();
   markCurrentConversation();
+  showTemporaryChoice();
   updateTransferControls();
   if (conversationId) await loadOlderMessages();
 }

@@ -26,6 +26,8 @@ const HASH_KEY = 'conversation';
 export const state = {
   /** @type {string | null} */ userId: null,
   /** @type {string | null} */ conversationId: null,
+  /** Whether the conversation shown was started here as a temporary one (never listed, searched or exported). */
+  temporary: false,
   /** Changes whenever another conversation is shown, so late answers for the old one are dropped. */
   view: 0,
   /** `next_cursor` of the newest-first pages: where older messages continue; null when none are left. */

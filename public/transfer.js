@@ -90,5 +90,6 @@ export function importChosenFile(done) {
 export function updateTransferControls() {
   ui.exportNdjson.disabled = ui.exportChatGpt.disabled = !state.userId;
   ui.importSubmit.disabled = !state.userId || !ui.importFile.files?.length;
-  ui.conversationExport.hidden = !state.userId || !state.conversationId;
+  // A temporary conversation is never exported (the service answers 404).
+  ui.conversationExport.hidden = !state.userId || !state.conversationId || state.temporary;
 }

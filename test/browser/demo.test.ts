@@ -798,6 +798,25 @@ describe('demo page in Chromium: managing conversations', function () {
     await waitUntil(`document.activeElement?.matches('${entry(target)} .conversation__rename')`);
   });
 
+  it('starts a temporary chat when asked: stored temporary, not listed, no export; the choice is offered for new conversations only', async () => {
+    await page.locator('#new-conversation').click();
+    await waitUntil(`!document.querySelector('#temporary-label').hidden`);
+    await page.locator('#temporary-chat').check();
+    const before = await listed();
+    await send('A plan to keep to myself');
+    const id = conversationId();
+    expect(id).to.not.equal('');
+    const { json } = await stored(id);
+    expect(json.conversation.temporary).to.equal(true);
+    expect(await page.locator('#chat-title').textContent()).to.equal('Temporary conversation');
+    expect(await page.locator('#temporary-label').isHidden()).to.equal(true);
+    expect(await page.locator('#conversation-export').isHidden()).to.equal(true);
+    expect(await listed()).to.deep.equal(before);
+    await page.locator('#new-conversation').click();
+    await waitUntil(`!document.querySelector('#temporary-label').hidden`);
+    await page.locator('#temporary-chat').uncheck();
+  });
+
   it('fits a narrow sidebar (1024 px wide) and sets each text its own direction', async () => {
     await page.setViewportSize({ width: 1024, height: 800 });
     const sidebar = await page.evaluate(`(() => { const s = document.querySelector('.sidebar'); const b = document.querySelector('#search-submit').getBoundingClientRect(); return [s.scrollWidth <= s.clientWidth, b.right <= s.getBoundingClientRect().right]; })()`);
