@@ -7,6 +7,7 @@ import { updateTransferControls } from './transfer.js';
 import { describeError, resumeReply, stopReply as requestStop, streamChat } from './api.js';
 import { announce, find, nearBottom, scrollToBottom, ui } from './dom.js';
 import { loadConversations, showTitle } from './conversation-list.js';
+import { showTemporaryChoice } from './render-conversations.js';
 import { codePoints, followReply } from './reply-follow.js';
 import { finishReply, markUnfinished, renderMessage, renderStreamingReply, setMessageIdentity, showConversationError, updateEmptyNote } from './render-messages.js';
 import { setTreeBusy } from './render-tree.js';
@@ -242,13 +243,4 @@ export function setStreaming(busy) {
   ui.composer.setAttribute('aria-busy', String(busy));
   setTreeBusy(busy);
   if (!busy && document.activeElement === ui.stop) ui.text.focus();
-}
-
-/**
- * The temporary-chat choice is offered for a new conversation only; a temporary one says so in its
- * heading (it is never listed, so the sidebar does not show it).
- */
-export function showTemporaryChoice() {
-  ui.temporaryLabel.hidden = state.conversationId !== null;
-  if (state.temporary) ui.chatTitle.textContent = 'Temporary conversation';
 }

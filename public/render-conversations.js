@@ -111,3 +111,12 @@ export function markCurrentConversation() {
       ? ''
       : 'Write a message below to start a conversation.';
 }
+
+/**
+ * The temporary-chat choice is offered for a new conversation only; a temporary one says so in its
+ * heading (it is never listed, so the sidebar does not show it).
+ */
+export function showTemporaryChoice() {
+  ui.temporaryLabel.hidden = state.conversationId !== null;
+  if (state.temporary) ui.chatTitle.textContent = 'Temporary conversation';
+}

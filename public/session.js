@@ -1,10 +1,10 @@
 // Who uses the page and which conversation they look at: choosing the user name, opening a
 // conversation (or a new, empty one).
-import { leaveReply, setStreaming, showTemporaryChoice } from './chat.js';
+import { leaveReply, setStreaming } from './chat.js';
 import { loadConversations } from './conversation-list.js';
 import { ui } from './dom.js';
 import { loadOlderMessages } from './messages.js';
-import { markCurrentConversation } from './render-conversations.js';
+import { markCurrentConversation, showTemporaryChoice } from './render-conversations.js';
 import { clearMessages } from './render-messages.js';
 import { clearSearch } from './render-search.js';
 import { conversationFromHash, setHash, state, storeUser } from './state.js';
