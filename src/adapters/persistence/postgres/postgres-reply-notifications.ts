@@ -21,8 +21,9 @@ const NEWS_LINGER_MS = 5000;
  * Statements of notices start at most this often. Each is a transaction of its own, which takes a
  * transaction id (PostgreSQL gives one to every transaction that notifies) and writes its commit:
  * sent one after another as fast as they came back, two instances streaming 1,000 followed
- * replies (a piece every 500 ms each) took about 700 transaction ids a second; now about 180. Under load the notices of many replies wait up to this long and go out
- * together; a notice after a quiet spell goes at once.
+ * replies (a piece every 500 ms each) took about 700 transaction ids a second; now about 180.
+ * Under load the notices of many replies wait up to this long and go out together; a notice after
+ * a quiet spell goes at once.
  */
 const SEND_GAP_MS = 10;
 

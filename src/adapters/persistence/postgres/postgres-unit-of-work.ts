@@ -7,9 +7,8 @@ import { PostgresMessageSearch } from './postgres-message-search.js';
 import { PostgresReplyRepository } from './postgres-reply-repository.js';
 import { PostgresResponseRepository } from './postgres-response-repository.js';
 import { PostgresSessionRepository } from './postgres-session-repository.js';
-import { isLostInsertRace } from './rows.js';
 import { inTransaction, Statements } from './statements.js';
-import { isDatabaseUnavailable, isRetryable, unavailableError } from './unavailable.js';
+import { isDatabaseUnavailable, isLostInsertRace, isRetryable, unavailableError } from './unavailable.js';
 
 const ATTEMPTS = 3;
 

@@ -2,7 +2,7 @@ import { Conversation } from '../../../domain/conversation.js';
 import { Message, type MessageStatus, type Role } from '../../../domain/message.js';
 import { Session } from '../../../domain/session.js';
 import { raw, sql, type Sql } from './statements.js';
-import { sqlStateOf } from './unavailable.js';
+import { isLostInsertRace } from './unavailable.js';
 
 /**
  * Rows as PostgreSQL returns them (snake_case; bigint as strings; timestamps as Dates, or as
@@ -223,6 +223,3 @@ export function pathUp(name: string, from: Sql, conversationId: string, maxDepth
          union all
          select m.message_id, m.parent_id, p.depth + 1 from ${raw(name)} p join messages m on m.message_id = p.parent_id ${bound})`;
 }
-
-/** A unique violation: an insert found its id taken by a statement this one's snapshot did not see. */
-export const isLostInsertRace = (error: unknown): boolean => sqlStateOf(error) === '23505';

@@ -39,6 +39,11 @@ export function isRetryable(error: unknown): boolean {
   return RETRYABLE_SQLSTATES.has(sqlStateOf(error) ?? '');
 }
 
+/** A unique violation: an insert found its id taken by a statement this one's snapshot did not see (rows.ts, untilSettled). */
+export function isLostInsertRace(error: unknown): boolean {
+  return sqlStateOf(error) === '23505';
+}
+
 const UNAVAILABLE = 'the database is unavailable; try again shortly';
 /** Every connection of the pool was in use for the whole wait (DATABASE_TIMEOUT_MS): the database answers, but not in time for this request. */
 const BUSY = 'the database is busy (every connection of this instance is in use); try again shortly';
