@@ -176,6 +176,13 @@ describe('conversation tree: edit, regenerate, branches (HTTP)', function () {
     const orphan = await service.post('/v1/chat', { ...ids, regenerate: b2.message_id });
     expect(orphan.status).to.equal(404);
     expect(orphan.json.detail).to.equal(`message ${JSON.stringify(b2.message_id)} answers no user message there is (it was deleted): nothing to answer again`);
+    // An assistant message saved first never had a question: 404 saying that, not that one was deleted.
+    const alone = { user_id: ids.user_id, conversation_id: uid('alone') };
+    await service.post('/api/chat/saveMessage', { ...alone, role: 'assistant', text: 'Welcome!', message_id: uid('welcome') });
+    const [welcome] = (await service.post('/api/chat/loadMessages', alone)).json.messages;
+    const first = await service.post('/v1/chat', { ...alone, regenerate: welcome.message_id });
+    expect(first.status).to.equal(404);
+    expect(first.json.detail).to.equal(`message ${JSON.stringify(welcome.message_id)} answers no user message there is (no user message comes before it): nothing to answer again`);
   });
 
   it("the AI SDK's regenerate() and an edit (a truncated list, a new message) work against the stored tree", async () => {

@@ -161,7 +161,10 @@ export class StartTurn {
     if (!record.question) {
       // The reply is there, but the user message it answers is not (deleted, or there never was one).
       const target = await r.messages.findById(targetId);
-      if (target?.conversationId === conversationId) throw new MessageNotFoundError(targetId, `message ${JSON.stringify(targetId)} answers no user message there is (it was deleted): nothing to answer again`);
+      if (target?.conversationId === conversationId) {
+        const why = target.replyTo !== null ? 'it was deleted' : 'no user message comes before it';
+        throw new MessageNotFoundError(targetId, `message ${JSON.stringify(targetId)} answers no user message there is (${why}): nothing to answer again`);
+      }
       throw new MessageNotFoundError(targetId);
     }
     if (record.running) throw new ReplyInProgressError('a reply to this message is still being written; stop it or wait for it first');
