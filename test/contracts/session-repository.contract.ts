@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Session } from '../../src/domain/session.js';
 import { aConversation, aSession, at } from '../support/builders.js';
 import { uid } from '../support/ids.js';
 import { claimed, type MakeStore, withStore } from './store-fixture.js';
@@ -18,6 +19,15 @@ export function sessionRepositoryContract(make: MakeStore): void {
         metadata: { tags: ['a', 'b'], depth: { x: 1 } },
       });
       await store.run((r) => r.sessions.save(session));
+      expect((await store.run((r) => r.sessions.findById(session.sessionId)))?.toProps()).to.deep.equal(session.toProps());
+    });
+
+    it('create inserts a new session, and writes nothing when one with its id exists', async () => {
+      const conversation = await newConversation();
+      const session = aSession(conversation, { title: 'First' });
+      expect(await store.run((r) => r.sessions.create(session))).to.equal(true);
+      const rival = aSession(await newConversation(), { title: 'Second' }).toProps();
+      expect(await store.run((r) => r.sessions.create(Session.create({ ...rival, sessionId: session.sessionId })))).to.equal(false);
       expect((await store.run((r) => r.sessions.findById(session.sessionId)))?.toProps()).to.deep.equal(session.toProps());
     });
 

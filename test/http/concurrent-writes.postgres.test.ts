@@ -9,7 +9,7 @@ import { startTestService, type TestService } from '../support/service.js';
  * answer the one reply, and only one conversation is made. Saves of one id into several
  * conversations: one is stored, the others are told the id is taken.
  */
-describe('writes racing on one message_id (PostgreSQL store)', function () {
+describe('writes racing on one message_id or session_id (PostgreSQL store)', function () {
   this.timeout(30_000);
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
   let service: TestService | undefined;
@@ -48,6 +48,33 @@ describe('writes racing on one message_id (PostgreSQL store)', function () {
         ),
       );
       expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.json))).to.deep.equal([201, 409, 409, 409]);
+    }
+  });
+
+  it('one new session_id saved at once into several conversations: one 201, the others 409, and the stored session is the winner\'s whole', async () => {
+    const userId = uid('u');
+    for (let trial = 0; trial < 10; trial++) {
+      const sessionId = uid(`s${trial}`);
+      const bodies = Array.from({ length: 6 }, (_, n) => ({ user_id: userId, conversation_id: uid(`c${trial}-${n}`), session_id: sessionId, title: `title ${n}` }));
+      const answers = await Promise.all(bodies.map((body) => service!.post('/api/chat/saveSession', body)));
+      expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.json))).to.deep.equal([201, 409, 409, 409, 409, 409]);
+      const winner = bodies[answers.findIndex((a) => a.status === 201)]!;
+      // Saving again with no fields reads the session back (there is no other way to).
+      const { json } = await service!.post('/api/chat/saveSession', { user_id: userId, conversation_id: winner.conversation_id, session_id: sessionId });
+      expect(json.session).to.include({ conversation_id: winner.conversation_id, title: winner.title });
+    }
+  });
+
+  it('one new session_id saved at once by the same conversation: one 201 (created), the others 200 (updated), no field lost', async () => {
+    const userId = uid('u');
+    const conversationId = uid('c');
+    for (let trial = 0; trial < 10; trial++) {
+      const sessionId = uid(`s${trial}`);
+      const bodies = [{ title: 'named' }, { metadata: { n: 1 } }, { started_at: '2026-11-22T10:00:00.000Z' }].map((fields) => ({ user_id: userId, conversation_id: conversationId, session_id: sessionId, ...fields }));
+      const answers = await Promise.all(bodies.map((body) => service!.post('/api/chat/saveSession', body)));
+      expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.json))).to.deep.equal([200, 200, 201]);
+      const { json } = await service!.post('/api/chat/saveSession', { user_id: userId, conversation_id: conversationId, session_id: sessionId });
+      expect(json.session).to.deep.include({ title: 'named', metadata: { n: 1 }, started_at: '2026-11-22T10:00:00.000Z' });
     }
   });
 });

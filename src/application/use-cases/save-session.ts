@@ -4,7 +4,7 @@ import type { Metadata } from '../../domain/metadata.js';
 import { Session } from '../../domain/session.js';
 import type { Clock } from '../ports/clock.js';
 import type { IdGenerator } from '../ports/id-generator.js';
-import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { Repositories, UnitOfWork } from '../ports/unit-of-work.js';
 import { storeMessages, type IncomingMessage } from '../services/store-messages.js';
 
 export interface SaveSessionInput {
@@ -43,29 +43,32 @@ export class SaveSession {
       const stored = await storeMessages(repositories, candidate, input.messages ?? [], { now, newId: () => this.ids.newId() });
       const { conversation } = stored;
       const sessionId = input.sessionId ?? this.ids.newId();
-      const existing = await repositories.sessions.findById(sessionId);
-      if (existing && !existing.belongsTo(conversation.conversationId)) throw new SessionConflictError(sessionId);
-      const changes = { title: input.title, startedAt: input.startedAt, endedAt: input.endedAt, metadata: input.metadata };
-      const session = existing
-        ? existing.update(changes, now)
-        : Session.create({
-            sessionId,
-            conversationId: conversation.conversationId,
-            userId: conversation.userId,
-            title: input.title ?? null,
-            startedAt: input.startedAt ?? null,
-            endedAt: input.endedAt ?? null,
-            metadata: input.metadata ?? {},
-            createdAt: now,
-            updatedAt: now,
-          });
+      let existing = await repositories.sessions.findById(sessionId);
+      if (!existing) {
+        const made = Session.create({
+          sessionId,
+          conversationId: conversation.conversationId,
+          userId: conversation.userId,
+          title: input.title ?? null,
+          startedAt: input.startedAt ?? null,
+          endedAt: input.endedAt ?? null,
+          metadata: input.metadata ?? {},
+          createdAt: now,
+          updatedAt: now,
+        });
+        if (await repositories.sessions.create(made)) return this.result(repositories, made, true, stored.insertedIds.size);
+        // Made meanwhile by a concurrent request: this one updates it, or finds it another conversation's.
+        existing = await repositories.sessions.findById(sessionId);
+        if (!existing) throw new SessionConflictError(sessionId);
+      }
+      if (!existing.belongsTo(conversation.conversationId)) throw new SessionConflictError(sessionId);
+      const session = existing.update({ title: input.title, startedAt: input.startedAt, endedAt: input.endedAt, metadata: input.metadata }, now);
       await repositories.sessions.save(session);
-      return {
-        session,
-        created: !existing,
-        messageCount: await repositories.messages.count(conversation.conversationId),
-        messagesSaved: stored.insertedIds.size,
-      };
+      return this.result(repositories, session, false, stored.insertedIds.size);
     });
+  }
+
+  private async result(repositories: Repositories, session: Session, created: boolean, messagesSaved: number): Promise<SaveSessionResult> {
+    return { session, created, messageCount: await repositories.messages.count(session.conversationId), messagesSaved };
   }
 }

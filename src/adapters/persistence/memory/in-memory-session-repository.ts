@@ -13,6 +13,12 @@ export class InMemorySessionRepository implements SessionRepository {
     return this.store.sessions.get(sessionId) ?? null;
   }
 
+  async create(session: Session): Promise<boolean> {
+    if (this.store.sessions.has(session.sessionId)) return false;
+    await this.save(session);
+    return true;
+  }
+
   async save(session: Session): Promise<void> {
     const { sessionId, conversationId } = session;
     const previous = this.store.sessions.get(sessionId);

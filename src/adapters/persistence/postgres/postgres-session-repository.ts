@@ -11,6 +11,17 @@ export class PostgresSessionRepository implements SessionRepository {
     return row ? toSession(row) : null;
   }
 
+  async create(session: Session): Promise<boolean> {
+    const s = session.toProps();
+    // A concurrent insert of the same id is waited for: once it commits, this one inserts nothing.
+    const inserted = await this.db.changed(
+      sql`insert into sessions (session_id, conversation_id, user_id, title, started_at, ended_at, metadata, created_at, updated_at)
+       values (${s.sessionId}, ${s.conversationId}, ${s.userId}, ${s.title}, ${s.startedAt}, ${s.endedAt}, ${JSON.stringify(s.metadata)}::jsonb, ${s.createdAt}, ${s.updatedAt})
+       on conflict (session_id) do nothing`,
+    );
+    return inserted > 0;
+  }
+
   async save(session: Session): Promise<void> {
     const s = session.toProps();
     await this.db.changed(
