@@ -106,6 +106,14 @@ export function searchEndpointSuite(start: () => Promise<TestService>): void {
     const other = await search({ user_id: user, q: 'paid', limit: 2, cursor: first.json.next_cursor });
     expect(other.status).to.equal(400);
     expect(other.json.detail).to.match(/^cursor: /);
+    // The query's own cursor with a string of its key made unstorable (NUL, a lone surrogate): 400 on every store, never a 500.
+    const body = JSON.parse(Buffer.from(first.json.next_cursor, 'base64url').toString('utf8'));
+    for (const bad of ['\u0000', 'a\ud800']) {
+      const k = [...body.k.slice(0, -1), bad]; // the last part: the message id that breaks ties
+      const forged = await search({ user_id: user, q: 'invoice', limit: 2, cursor: Buffer.from(JSON.stringify({ ...body, k })).toString('base64url') });
+      expect(forged.status, JSON.stringify(forged.json)).to.equal(400);
+      expect(forged.json.detail).to.match(/^cursor: /);
+    }
   });
 
   it('filters by conversation (404 for another user\'s, empty for an unknown one), role and time', async () => {

@@ -4,6 +4,7 @@ import type { SearchPosition } from '../../application/ports/message-search.js';
 import { createHash } from 'node:crypto';
 import { FieldInvalidError } from '../../domain/errors.js';
 import { isStorableInstant } from '../../domain/instants.js';
+import { hasUnstorableCharacters } from '../../domain/text.js';
 
 /**
  * Opaque page cursors. A cursor records what it was made for (`scope`: the kind of list,
@@ -61,7 +62,8 @@ function isCursorBody(value: unknown, shape: KeyPart[]): value is CursorBody {
     typeof s === 'string' &&
     Array.isArray(k) &&
     k.length === shape.length &&
-    k.every((part, i) => (shape[i] === 'number' ? Number.isSafeInteger(part) : typeof part === 'string'))
+    // A string no store keeps (NUL, a lone surrogate) was never in a cursor made here; PostgreSQL would refuse it.
+    k.every((part, i) => (shape[i] === 'number' ? Number.isSafeInteger(part) : typeof part === 'string' && !hasUnstorableCharacters(part)))
   );
 }
 
