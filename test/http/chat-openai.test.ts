@@ -4,7 +4,7 @@ import { systemPromptFor } from '../../src/domain/persona.js';
 import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
 import { FAKE_MODEL, startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server.js';
 import { uid } from '../support/ids.js';
-import { responsesClient } from '../support/responses-client.js';
+import { failure, responsesClient } from '../support/responses-client.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { openStream, readStream, type StreamedEvent } from '../support/sse-client.js';
 
@@ -80,6 +80,19 @@ describe('chat with LLM_PROVIDER=openai, against a local OpenAI-compatible serve
       expect(res.status).to.equal(502);
       expect(res.json).to.deep.equal({ detail: 'the language model answered 500 Internal Server Error', status: 'error' });
       expect((await load(body.user_id, body.conversation_id)).map((m) => m.role)).to.deep.equal(['user']);
+    });
+
+    it("through OpenAI's Responses API, a model's failure is not retried by OpenAI's SDK (x-should-retry: false): the question is stored once", async () => {
+      fake.fallback = { kind: 'fail', status: 500 };
+      const user = uid('u');
+      const client = await responsesClient(service, user, { maxRetries: 2 }); // the SDK's default
+      const conversation = await client.conversations.create();
+      const failed = await failure(client.responses.create({ model: 'm', input: 'are you there?', conversation: conversation.id }));
+      expect(failed.status).to.equal(502);
+      expect(failed.headers.get('x-should-retry')).to.equal('false');
+      expect(fake.requests).to.have.length(1);
+      const items = await client.conversations.items.list(conversation.id);
+      expect(items.data.map((item) => item.type === 'message' && item.role)).to.deep.equal(['user']);
     });
 
     it('504 when the server does not answer within LLM_TIMEOUT_MS', async () => {

@@ -50,4 +50,7 @@ export function answerInOpenAiShape(ctx: Context, error: unknown, logger: Logger
   if (ctx.headerSent || !ctx.writable) return;
   ctx.status = failure.status;
   ctx.body = failure.body;
+  // The model failed after the request's input was stored: OpenAI's SDKs retry a 5xx by default
+  // (twice), and each try would store the question again. `x-should-retry` is the header they obey.
+  if (failure.status === 502 || failure.status === 504) ctx.set('x-should-retry', 'false');
 }
