@@ -89,7 +89,7 @@ describe('chat with LLM_PROVIDER=openai, against a local OpenAI-compatible serve
       const conversation = await client.conversations.create();
       const failed = await failure(client.responses.create({ model: 'm', input: 'are you there?', conversation: conversation.id }));
       expect(failed.status).to.equal(502);
-      expect(failed.headers.get('x-should-retry')).to.equal('false');
+      expect(failed.headers?.get('x-should-retry')).to.equal('false');
       expect(fake.requests).to.have.length(1);
       const items = await client.conversations.items.list(conversation.id);
       expect(items.data.map((item) => item.type === 'message' && item.role)).to.deep.equal(['user']);
