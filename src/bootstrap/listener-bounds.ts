@@ -31,6 +31,8 @@ export function http1Bounds(requestTimeoutMs: number) {
     headersTimeout: Math.min(60_000, requestTimeoutMs),
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 10))),
+    // Node answers an HTTP/1.1 request without Host with an empty 400; the app answers it with the JSON error (well-formed-request.ts).
+    requireHostHeader: false,
   };
 }
 

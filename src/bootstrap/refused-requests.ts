@@ -1,4 +1,5 @@
-import { constants, type Http2ServerResponse } from 'node:http2';
+import { constants, Http2ServerResponse } from 'node:http2';
+import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { v7 as uuidv7 } from 'uuid';
 import { errorBody } from '../adapters/http/error-mapping.js';
@@ -31,7 +32,40 @@ export function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Du
     return;
   }
   if (timedOut) setTimeout(() => socket.destroy(), 1000).unref(); // the client may still be sending
-  const { status, reason, detail } = timedOut ? REFUSALS.timedOut : error.code === 'HPE_HEADER_OVERFLOW' ? REFUSALS.tooLarge : REFUSALS.malformed;
+  answerOnSocket(socket, timedOut ? REFUSALS.timedOut : error.code === 'HPE_HEADER_OVERFLOW' ? REFUSALS.tooLarge : REFUSALS.malformed, extraHeaders);
+}
+
+const CONNECT = { status: 501, reason: 'Not Implemented', detail: 'the CONNECT method is not served here: this service is not a proxy' };
+
+/**
+ * CONNECT (Node's 'connect'): Node hands over the socket for a tunnel (over HTTP/2, the request's
+ * response), and without a listener closes it unanswered. This service is no proxy: 501, as for a
+ * method it serves nowhere.
+ */
+export function answerConnect(target: Duplex | Http2ServerResponse, extraHeaders: Record<string, string>): void {
+  if (target instanceof Http2ServerResponse) return answerWithResponse(target, CONNECT.status, CONNECT.detail, extraHeaders);
+  if (!target.writable) return void target.destroy();
+  answerOnSocket(target, CONNECT, extraHeaders);
+}
+
+/**
+ * A request with an `Expect` other than 100-continue (Node's 'checkExpectation'): 417 with the
+ * JSON error body (RFC 9110 §10.1.1), where Node would send an empty one.
+ */
+export function answerUnmetExpectation(res: ServerResponse | Http2ServerResponse, extraHeaders: Record<string, string>): void {
+  answerWithResponse(res, 417, 'Expect: only 100-continue is supported', extraHeaders);
+}
+
+function answerWithResponse(res: ServerResponse | Http2ServerResponse, status: number, detail: string, extraHeaders: Record<string, string>): void {
+  const body = bodyOf(detail);
+  const headers: Record<string, string | number> = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': uuidv7(), 'X-Content-Type-Options': 'nosniff', ...extraHeaders };
+  // HTTP/1.1: the body the client may be sending is not read, so the connection ends with this answer (HTTP/2 has no Connection header).
+  if (!(res instanceof Http2ServerResponse)) headers.Connection = 'close';
+  (res as ServerResponse).writeHead(status, headers);
+  res.end(body);
+}
+
+function answerOnSocket(socket: Duplex, { status, reason, detail }: { status: number; reason: string; detail: string }, extraHeaders: Record<string, string>): void {
   const body = bodyOf(detail);
   const extra = Object.entries(extraHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(

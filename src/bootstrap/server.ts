@@ -1,5 +1,5 @@
-import type { Server } from 'node:http';
-import type { Http2SecureServer } from 'node:http2';
+import type { Server, ServerResponse } from 'node:http';
+import type { Http2SecureServer, Http2ServerResponse } from 'node:http2';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../adapters/http/create-app.js';
@@ -10,7 +10,7 @@ import { ReplyJobs } from '../application/replies/reply-jobs.js';
 import { SweepConversations, type Swept } from '../application/conversations/sweep-conversations.js';
 import { buildContainer } from './container.js';
 import { listen } from './listen.js';
-import { answerUnparsableRequest } from './refused-requests.js';
+import { answerConnect, answerUnmetExpectation, answerUnparsableRequest } from './refused-requests.js';
 import { VERSION } from './project-files.js';
 import { TOKENS, type AdapterOverrides } from './tokens.js';
 import { plainTransport, tlsTransport } from './transport.js';
@@ -63,6 +63,8 @@ export async function startService(config: Config, overrides: AdapterOverrides =
       : plainTransport(callback, { requestTimeoutMs });
   const { server } = transport;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerUnparsableRequest(error, socket, refusalHeaders));
+  server.on('connect', (_req: unknown, target: Duplex | Http2ServerResponse) => answerConnect(target, refusalHeaders));
+  server.on('checkExpectation', (_req: unknown, res: ServerResponse | Http2ServerResponse) => answerUnmetExpectation(res, refusalHeaders));
   await listen(server, config.port, config.host).catch(async (error: unknown) => {
     await container.get(TOKENS.Lifetime).close();
     throw error;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { connect } from 'node:net';
 import type { UnitOfWork } from '../../src/application/ports/unit-of-work.js';
 import { InMemoryReplyNotifications } from '../../src/adapters/persistence/memory/in-memory-reply-notifications.js';
 import { InMemoryStoreCheck } from '../../src/adapters/persistence/memory/in-memory-store-check.js';
@@ -117,6 +118,47 @@ describe('unexpected faults', () => {
     } finally {
       await service.stop();
     }
+  });
+});
+
+/** One request written as it is on a socket of its own; the answer as read until the server closes. */
+async function rawExchange(url: string, request: string): Promise<{ status: number; headers: string; body: string }> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  socket.end(request);
+  let answer = '';
+  socket.setEncoding('utf8');
+  for await (const chunk of socket) answer += chunk;
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  return { status: Number(head.split(' ')[1]), headers: head, body };
+}
+
+describe('requests Node would answer by itself (with an empty body, or none)', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService();
+  });
+  after(() => service.stop());
+
+  for (const [what, request, status, detail] of [
+    ['an HTTP/1.1 request without Host', 'GET /v1/health HTTP/1.1\r\n\r\n', 400, 'Host: an HTTP/1.1 request must carry a Host header'],
+    ['an Expect other than 100-continue', 'POST /v1/chat HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}', 417, 'Expect: only 100-continue is supported'],
+    ['CONNECT', 'CONNECT /v1/health HTTP/1.1\r\nHost: x\r\n\r\n', 501, 'the CONNECT method is not served here: this service is not a proxy'],
+  ] as const) {
+    it(`${what}: ${status} with the JSON error body and a request id`, async () => {
+      const answer = await rawExchange(service.url, request);
+      expect(answer.status, answer.headers).to.equal(status);
+      expect(JSON.parse(answer.body)).to.deep.equal({ detail, status: 'error' });
+      expect(answer.headers).to.match(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/i);
+    });
+  }
+
+  it('HTTP/1.0 needs no Host, and Expect: 100-continue is met', async () => {
+    expect((await rawExchange(service.url, 'GET /v1/health HTTP/1.0\r\n\r\n')).status).to.equal(200);
+    const body = JSON.stringify({ text: 'hi', user_id: 'expecting' });
+    const answer = await rawExchange(service.url, `POST /v1/chat HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    expect(answer.headers).to.match(/^HTTP\/1.1 100 Continue/);
+    expect(answer.body).to.match(/^HTTP\/1.1 200 OK/);
   });
 });
 

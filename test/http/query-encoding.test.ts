@@ -3,7 +3,7 @@ import { startTestService, type TestService } from '../support/service.js';
 
 const RULE = 'query: malformed percent-encoding: each % must begin a valid UTF-8 sequence, such as %C3%A9';
 
-describe('percent-encoding in the query', () => {
+describe('percent-encoding in the query and the path', () => {
   let service: TestService;
   before(async () => {
     service = await startTestService();
@@ -26,10 +26,23 @@ describe('percent-encoding in the query', () => {
     });
   }
 
+  for (const [method, path] of [
+    ['GET', '/api/users/%FF/export'],
+    ['DELETE', '/api/users/%zz'],
+    ['GET', '/v1/chat/stream/a%ED%A0%80/stream?user_id=u'],
+  ] as const) {
+    it(`in the path (${method} ${path}): 400 naming path, not an id of other text`, async () => {
+      const res = await service.call(method, path);
+      expect(res.status).to.equal(400);
+      expect(res.json.errors).to.deep.equal([{ field: 'path', message: RULE.slice('query: '.length) }]);
+    });
+  }
+
   it('well-formed sequences, + and plain text still work', async () => {
     const res = await service.call('GET', '/api/chat/conversations?user_id=caf%C3%A9+%F0%9F%98%80');
     expect(res.status).to.equal(200);
     expect((await service.call('GET', '/api/tts/voices?x=%41')).status).to.equal(200);
+    expect((await service.call('GET', '/api/users/caf%C3%A9%2Fx/export')).status).to.equal(200);
   });
 
   it('outside the API (the demo page) the query is not read, so it is not judged', async () => {

@@ -6,7 +6,7 @@ import type { IdGenerator } from '../../application/ports/id-generator.js';
 import { accessLog } from './middleware/access-log.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
-import { wellFormedQuery } from './middleware/query-encoding.js';
+import { wellFormedRequest } from './middleware/well-formed-request.js';
 import { requestId } from './middleware/request-id.js';
 import { securityHeaders, type HstsSettings } from './middleware/security-headers.js';
 import { clientOrigin } from './middleware/client-origin.js';
@@ -115,7 +115,7 @@ export function createApp({ resolve, ids, logger, settings, metrics, identity, u
   if (settings.corsOrigins?.length) app.use(corsFor(settings.corsOrigins));
   app.use(errorHandler(logger));
   app.use(openAiPathErrors(logger)); // OpenAI's error shape on its paths, identity's 401 and 403 included
-  app.use(wellFormedQuery());
+  app.use(wellFormedRequest());
   // With METRICS_TOKEN, GET /metrics checks that token instead of a user's.
   if (identity) app.use(authentication(identity, router, metricsToken === undefined ? OPEN_ROUTES : [...OPEN_ROUTES, '/metrics']));
   if (usage) app.use(usageLimits(usage, router, json, logger));
