@@ -31,8 +31,12 @@ export function accessLog(logger: Logger): Middleware {
   return (ctx, next) => (logger.isLevelEnabled('info') ? logged(ctx, next) : next());
 }
 
-/** The path, or the route's pattern when the path names a user (their id stays out of the log). */
+/** Paths that name a user, routed or not (a wrong method, a malformed path: refused before any route matched). */
+const USER_PATH = /^\/api\/users\/[^/]*/;
+
+/** The path, or the route's pattern when the path names a user (their id stays out of the log, an erased user's included). */
 function pathOf(ctx: { path: string; _matchedRoute?: string | RegExp }): string {
   const route = ctx._matchedRoute;
-  return typeof route === 'string' && route.includes(':user_id') ? route : ctx.path;
+  if (typeof route === 'string' && route.includes(':user_id')) return route;
+  return ctx.path.replace(USER_PATH, '/api/users/:user_id');
 }
