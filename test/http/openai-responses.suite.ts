@@ -395,6 +395,19 @@ export function openAiResponsesSuite(start: StartService): void {
         expect(conversationsUnknown.json.error).to.include({ type: 'invalid_request_error' });
       });
 
+      it("OpenAI's APIs the service does not offer (chat completions, embeddings) are a 404 the SDK reads, saying what is offered; /v1/chat stays ours", async () => {
+        // Not through clientOf: its fetch checks every answer against /openapi.json, which documents what is offered.
+        const client = new OpenAI({ baseURL: `${service.url}/v1`, apiKey: uid('u'), maxRetries: 0 });
+        const completions = await failure(client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+        expect(completions.status).to.equal(404);
+        expect(completions.message).to.include('/v1/chat/completions').and.include('client.responses.create');
+        expect(completions.error).to.include({ type: 'invalid_request_error' });
+        expect((await failure(client.embeddings.create({ model: 'm', input: 'hi' }))).status).to.equal(404);
+        const native = await service.call('GET', '/v1/chat/nothing');
+        expect(native.status).to.equal(404);
+        expect(native.json).to.deep.equal({ detail: 'no endpoint at /v1/chat/nothing', status: 'error' });
+      });
+
       it('GET /v1/models lists the configured model', async () => {
         const client = await clientOf();
         const models = await client.models.list();

@@ -9,6 +9,14 @@ import { openAiErrorJson } from './speech-presenters.js';
 /** The paths of OpenAI's Responses, Conversations, Models and speech APIs, where every error is in OpenAI's shape (the identity check's 401 and 403 too). */
 export const OPENAI_API_PATHS = /^\/v1\/(responses|conversations|models|audio)(\/|$)/;
 
+/**
+ * OpenAI's other APIs, which this service does not offer: their clients (an SDK's first call is
+ * often `chat.completions.create`) are told so in OpenAI's shape, which they read, rather than in
+ * ours, which an SDK shows as "404 status code (no body)". `/v1/chat` itself is ours.
+ */
+const OTHER_OPENAI_APIS = /^\/v1\/(chat\/completions|completions|embeddings|images|files|uploads|batches|moderations|fine_tuning|assistants|threads|vector_stores|realtime|evals|containers)(\/|$)/;
+const OFFERED = "this service offers OpenAI's Responses API (client.responses.create), Conversations, Models and speech (audio.speech) APIs";
+
 /** Our mapping of an error, with the errors only these APIs raise. */
 function mappedOf(error: unknown): MappedError {
   if (error instanceof ResponseNotFoundError) {
@@ -39,8 +47,9 @@ export function openAiPathErrors(logger: Logger): Middleware {
       answerInOpenAiShape(ctx, error, logger);
     }
   };
+  const notOffered = async (ctx: Context) => answerInOpenAiShape(ctx, new HttpProblem(404, `no endpoint at ${ctx.path}: ${OFFERED}`), logger);
   // Other paths pass straight through, without an async frame of this middleware's.
-  return (ctx, next) => (OPENAI_API_PATHS.test(ctx.path) ? inOpenAiShape(ctx, next) : next());
+  return (ctx, next) => (OPENAI_API_PATHS.test(ctx.path) ? inOpenAiShape(ctx, next) : OTHER_OPENAI_APIS.test(ctx.path) ? notOffered(ctx) : next());
 }
 
 /** Answers `error` in OpenAI's shape (logged when unexpected), unless the response has begun or the client is gone. */

@@ -19,7 +19,8 @@ Responses, Conversations and Models APIs); every response carries \`X-Request-Id
 a method a listed path does not list gets 405 with an \`Allow\` header naming those it does (in OpenAI's error shape on
 OpenAI's paths, as their 405 says); HEAD is answered wherever GET is
 (without the body); a path not listed gets 404 with the error body (in OpenAI's error shape under \`/v1/responses\`,
-\`/v1/conversations\`, \`/v1/models\` and \`/v1/audio\`), unless it is a file of the demo page (\`/\`) or of this
+\`/v1/conversations\`, \`/v1/models\` and \`/v1/audio\`, and under OpenAI's APIs not offered here, such as \`/v1/chat/completions\` and
+\`/v1/embeddings\`, whose 404 says what is offered), unless it is a file of the demo page (\`/\`) or of this
 document's explorer (\`/docs\`): those answer GET and HEAD, OPTIONS with 200 and \`Allow: GET, HEAD\`, and any other method
 with 405 and that \`Allow\`. Over HTTPS (HTTP/2 or HTTP/1.1; the service's own TLS, or a trusted proxy saying
 the client used https) every response also carries \`Strict-Transport-Security\`.`;
