@@ -12,7 +12,7 @@ export abstract class DomainError extends Error {
 
 /** A client-supplied value breaks a rule; `field` names it (dotted path). */
 export class FieldInvalidError extends DomainError {
-  readonly code = 'invalid_field';
+  readonly code = 'invalid_value'; // as OpenAI's errors name a value that breaks a rule
   constructor(
     readonly field: string,
     readonly reason: string,
@@ -24,7 +24,11 @@ export class FieldInvalidError extends DomainError {
 /** Unknown conversation, or one that belongs to another user (indistinguishable on purpose). */
 export class ConversationNotFoundError extends DomainError {
   readonly code = 'conversation_not_found';
-  constructor(readonly conversationId: string) {
+  constructor(
+    readonly conversationId: string,
+    /** The request field that named it, where one did (OpenAI's errors name it in `param`). */
+    readonly field: string | null = null,
+  ) {
     super(`conversation ${JSON.stringify(conversationId)} not found`);
   }
 }

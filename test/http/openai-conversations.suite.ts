@@ -120,7 +120,7 @@ export function openAiConversationsSuite(start: StartService): void {
       const other = await client.conversations.create({ items: [{ role: 'user', content: 'elsewhere' }] });
       const elsewhere = (await client.conversations.items.list(other.id)).data[0]!.id;
       for (const after of [secondId, 'nope', elsewhere]) {
-        expect(await failure(client.conversations.items.list(conversation.id, { order: 'asc', after })), after).to.include({ status: 400, param: 'after' });
+        expect(await failure(client.conversations.items.list(conversation.id, { order: 'asc', after })), after).to.include({ status: 400, param: 'after', code: 'invalid_value' });
       }
     });
 

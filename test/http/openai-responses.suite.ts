@@ -335,6 +335,8 @@ export function openAiResponsesSuite(start: StartService): void {
         const error = await failure(bob.responses.create({ model: 'm', input: 'Hi', previous_response_id: response.id }));
         expect(error.param).to.equal('previous_response_id');
         expect(error.type).to.equal('invalid_request_error');
+        const inConversation = await failure(bob.responses.create({ model: 'm', input: 'Hi', conversation: conversationId }));
+        expect(inConversation).to.include({ param: 'conversation', code: 'conversation_not_found' });
         expect((await alice.responses.retrieve(response.id)).output_text).to.equal('Yours.');
         expect(model.calls.filter((c) => c.request.text === 'Hi')).to.have.length(0);
       });
@@ -414,7 +416,8 @@ export function openAiResponsesSuite(start: StartService): void {
         expect(models.data.map((m) => m.id)).to.deep.equal(['scripted']);
         expect(models.data[0]).to.include({ object: 'model', owned_by: 'assistant-backend' });
         expect((await client.models.retrieve('scripted')).id).to.equal('scripted');
-        await expectStatus(client.models.retrieve('gpt-nothing'), 404);
+        const unknown = await failure(client.models.retrieve('gpt-nothing'));
+        expect(unknown).to.include({ status: 404, code: 'model_not_found' });
       });
     });
   });

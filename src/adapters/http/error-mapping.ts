@@ -27,6 +27,8 @@ export class HttpProblem extends Error {
   constructor(
     readonly status: number,
     detail: string,
+    /** The `code` OpenAI's error shape gives it, where it names one of its own (`model_not_found`). */
+    readonly code?: string,
   ) {
     super(detail);
   }

@@ -26,7 +26,7 @@ export function openAiError(error: unknown, mapped: MappedError): OpenAiError {
   // OpenAI's 429s name the limit in `type` (`requests`, `tokens`), with code `rate_limit_exceeded`.
   const type = error instanceof UsageLimitReachedError ? error.limit : mapped.status >= 500 ? 'server_error' : 'invalid_request_error';
   let code: string | null = HTTP_CODES[mapped.status] ?? null;
-  if (error instanceof DomainError) code = error.code;
+  if (error instanceof DomainError || (error instanceof HttpProblem && error.code !== undefined)) code = error.code!;
   else if (problem) code = problem.message === 'is required' ? 'missing_required_parameter' : 'invalid_value';
   return { message, type, param, code };
 }

@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { ConversationNotFoundError } from '../../domain/errors.js';
 import { ItemNotFoundError, ResponseNotFoundError } from '../../domain/response-errors.js';
 import { errorBody, HttpProblem, mapError, type MappedError } from './error-mapping.js';
 import { logUnexpected } from './middleware/error-handler.js';
@@ -19,7 +20,7 @@ const OFFERED = "this service offers OpenAI's Responses API (client.responses.cr
 
 /** Our mapping of an error, with the errors only these APIs raise. */
 function mappedOf(error: unknown): MappedError {
-  if (error instanceof ResponseNotFoundError) {
+  if (error instanceof ResponseNotFoundError || (error instanceof ConversationNotFoundError && error.field !== null)) {
     return { status: 404, body: errorBody(error.message, error.field === null ? undefined : [{ field: error.field, message: 'not found' }]), unexpected: false };
   }
   if (error instanceof ItemNotFoundError) return { status: 404, body: errorBody(error.message), unexpected: false };

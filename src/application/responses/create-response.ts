@@ -91,7 +91,7 @@ export class CreateResponse {
           const previous = await ownedReply(r, input.userId, input.previousResponseId, 'previous_response_id');
           return { conversationId: previous.conversationId, parentId: previous.messageId };
         }
-        if (input.conversationId !== undefined) return { conversationId: (await ownedConversation(r, input.userId, input.conversationId)).conversationId };
+        if (input.conversationId !== undefined) return { conversationId: (await ownedConversation(r, input.userId, input.conversationId, 'conversation')).conversationId };
         return {};
       },
       { atomic: false },

@@ -11,9 +11,9 @@ export async function ownedReply(r: Repositories, userId: string, responseId: st
   return reply;
 }
 
-/** `userId`'s conversation, else ConversationNotFoundError (404: unknown, or another user's). */
-export async function ownedConversation(r: Repositories, userId: string, conversationId: string): Promise<Conversation> {
+/** `userId`'s conversation, else ConversationNotFoundError (404: unknown, or another user's), naming `field` when a request field named it. */
+export async function ownedConversation(r: Repositories, userId: string, conversationId: string, field: string | null = null): Promise<Conversation> {
   const conversation = await r.conversations.findById(conversationId);
-  if (!conversation?.isOwnedBy(userId)) throw new ConversationNotFoundError(conversationId);
+  if (!conversation?.isOwnedBy(userId)) throw new ConversationNotFoundError(conversationId, field);
   return conversation;
 }

@@ -77,7 +77,7 @@ export function openAiConversationRoutes(router: Router, resolve: Resolve, schem
 
   router.get('/v1/models/:model', who, async (ctx) => {
     const model = resolve(ListModels).execute().find((m) => m.id === ctx.params.model);
-    if (!model) throw new HttpProblem(404, `model ${JSON.stringify(ctx.params.model)} not found`);
+    if (!model) throw new HttpProblem(404, `model ${JSON.stringify(ctx.params.model)} not found`, 'model_not_found');
     ctx.body = modelJson(model);
   });
 }
