@@ -49,7 +49,7 @@ const UNSTORABLE_ALL = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 export const UNSTORABLE_RULE = 'must not contain a NUL character (U+0000) or a lone surrogate (invalid UTF-16)';
 
 /** `String.prototype.isWellFormed` (ES2024, in every Node this service runs on): no lone surrogate. */
-const isWellFormed = (text: string) => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+export const isWellFormed = (text: string) => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 export function hasUnstorableCharacters(text: string): boolean {
   return text.includes('\0') || !isWellFormed(text);

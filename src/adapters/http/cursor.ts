@@ -4,7 +4,7 @@ import type { SearchPosition } from '../../application/ports/message-search.js';
 import { createHash } from 'node:crypto';
 import { FieldInvalidError } from '../../domain/errors.js';
 import { isStorableInstant } from '../../domain/instants.js';
-import { hasUnstorableCharacters } from '../../domain/text.js';
+import { isWellFormed } from '../../domain/text.js';
 
 /**
  * Opaque page cursors. A cursor records what it was made for (`scope`: the kind of list,
@@ -62,8 +62,8 @@ function isCursorBody(value: unknown, shape: KeyPart[]): value is CursorBody {
     typeof s === 'string' &&
     Array.isArray(k) &&
     k.length === shape.length &&
-    // A string no store keeps (NUL, a lone surrogate) was never in a cursor made here; PostgreSQL would refuse it.
-    k.every((part, i) => (shape[i] === 'number' ? Number.isSafeInteger(part) : typeof part === 'string' && !hasUnstorableCharacters(part)))
+    // A lone surrogate was never in a cursor made here, and PostgreSQL would refuse it (NUL separates ids within a part: see the decoders).
+    k.every((part, i) => (shape[i] === 'number' ? Number.isSafeInteger(part) : typeof part === 'string' && isWellFormed(part)))
   );
 }
 
@@ -126,7 +126,8 @@ export const searchCursor = {
   },
   decode(cursor: string, scope: string): SearchPosition {
     const [stage, rank, time, messageId] = decodeCursorKey(cursor, scope, ['string', 'number', 'number', 'string']);
-    if (stage !== 'words' && stage !== 'loose') throw new FieldInvalidError('cursor', UNREADABLE);
+    // A message id holds no NUL (nor any control character).
+    if ((stage !== 'words' && stage !== 'loose') || (messageId as string).includes('\u0000')) throw new FieldInvalidError('cursor', UNREADABLE);
     return { stage, rank: rank as number, createdAt: instantOf(time as number), messageId: messageId as string };
   },
 };

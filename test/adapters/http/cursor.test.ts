@@ -38,4 +38,11 @@ describe('page cursors', () => {
     const tooMany = encodeCursor('branch:asc:c1', [0, 'leaf\u0000m2\u0000p\u0000x']);
     expect(() => branchCursor.decode(tooMany, 'c1', 'asc')).to.throw(FieldInvalidError);
   });
+
+  it('refuse what no store keeps: a lone surrogate in any part, a NUL in an id (NUL separates the ids within a part)', () => {
+    expect(() => branchCursor.decode(encodeCursor('branch:asc:c1', [0, 'leaf\u0000m\ud800']), 'c1', 'asc')).to.throw(/^cursor: is not a cursor/);
+    expect(() => searchCursor.decode(encodeCursor('search:x', ['words', 1, 0, 'm\u0000']), 'search:x')).to.throw(/^cursor: is not a cursor/);
+    expect(() => searchCursor.decode(encodeCursor('search:x', ['words', 1, 0, '\udc00']), 'search:x')).to.throw(/^cursor: is not a cursor/);
+    expect(searchCursor.decode(encodeCursor('search:x', ['words', 1, 0, 'm-1']), 'search:x').messageId).to.equal('m-1');
+  });
 });
