@@ -112,5 +112,21 @@ describe('usage and limits on POST /v1/responses, through the openai package', f
       expect(missing).to.be.instanceOf(NotFoundError);
       expect((await usageOf(service, user)).requests).to.equal(3);
     });
+
+    it("a cancelled response's input tokens are the model's own estimate, as a finished one's (the offline assistant counts words)", async () => {
+      const slow = await startTestService({ OFFLINE_STREAM_DELAY_MS: '200' });
+      try {
+        const client = openAiClientFor(slow, { apiKey: uid('counted') });
+        const input = 'Tell me about your favourite things in life';
+        const finished = await client.responses.create({ model: 'm', input });
+        const pending = await client.responses.create({ model: 'm', input, background: true });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const cancelled = await client.responses.cancel(pending.id);
+        expect(cancelled.status).to.equal('cancelled');
+        expect(cancelled.usage!.input_tokens).to.equal(finished.usage!.input_tokens);
+      } finally {
+        await slow.stop();
+      }
+    });
   });
 });

@@ -75,7 +75,7 @@ export class CreateResponse {
       inputIds: [...turn.context.map((m) => m.messageId), turn.userMessage.messageId],
       maxOutputTokens: input.maxOutputTokens ?? null,
       temperature: input.temperature ?? null,
-      inputTokens: inputTokensOf(request),
+      inputTokens: inputTokensOf(this.model, request),
     };
     await this.unitOfWork.run((r) => r.responses.save(record), { atomic: false });
     this.jobs.start(turn.reply, (stop) => this.model.stream(request, stop.signal), turn.naming, (text) => estimatedUsage(this.model, request, text));

@@ -47,7 +47,7 @@ export class EphemeralResponses {
     const begun: ResponseView = {
       reply,
       conversationId: null,
-      inputTokens: inputTokensOf(request),
+      inputTokens: inputTokensOf(this.model, request),
       record: {
         responseId: reply.messageId,
         model: input.model ?? this.model.name ?? 'unknown',
@@ -58,7 +58,7 @@ export class EphemeralResponses {
         inputIds: [],
         maxOutputTokens: input.maxOutputTokens ?? null,
         temperature: input.temperature ?? null,
-        inputTokens: inputTokensOf(request),
+        inputTokens: inputTokensOf(this.model, request),
       },
     };
     return { begun, events: (_from, signal) => this.run(request, begun, reply, signal) };

@@ -1,6 +1,5 @@
-import { systemPromptFor } from '../../domain/persona.js';
-import { estimateTokens } from '../../domain/tokens.js';
-import type { ChatRequest } from '../ports/chat-model.js';
+import type { ChatModel, ChatRequest } from '../ports/chat-model.js';
+import { estimatedUsage } from '../usage/estimated-usage.js';
 import type { CreateResponseInput } from './create-response.js';
 
 /** How the model is asked beyond the conversation: the request's own settings. */
@@ -10,7 +9,10 @@ export const requestSettings = (input: Pick<CreateResponseInput, 'instructions' 
   ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
 });
 
-/** The model's input, estimated in tokens: the system prompt, the history and the question. */
-export const inputTokensOf = (request: ChatRequest): number =>
-  estimateTokens([systemPromptFor(request.persona, request.instructions), ...request.history.map((turn) => turn.text), request.text].join('\n'));
+/**
+ * The model's input, estimated in tokens (a response's usage where the model counts none): as its
+ * reply's tokens are estimated (estimated-usage.ts), so that a stopped or failed response reads the
+ * model's own estimate (the offline assistant's word count) as its finished responses do.
+ */
+export const inputTokensOf = (model: ChatModel, request: ChatRequest): number => estimatedUsage(model, request, '').promptTokens;
 
