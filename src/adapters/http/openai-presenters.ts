@@ -1,7 +1,7 @@
 import type { ConversationView } from '../../application/responses/conversation-items.js';
 import type { ReplyState, ResponseView } from '../../application/responses/response-view.js';
 import type { Message } from '../../domain/message.js';
-import { estimateTokens } from '../../domain/tokens.js';
+import { estimateTokens } from '../../domain/usage.js';
 import type { Body } from './presenters.js';
 import type * as out from './openai-response-schemas.js';
 
