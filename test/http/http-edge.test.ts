@@ -153,7 +153,8 @@ describe('requests Node would answer by itself (with an empty body, or none)', (
     });
   }
 
-  it('HTTP/1.0 needs no Host, and Expect: 100-continue is met', async () => {
+  it('HTTP/1.0 needs no Host, and Expect: 100-continue is met', async function () {
+    if (process.env.TEST_AUTH_MODE === 'oidc') this.skip(); // a chat request without a token: identity off
     expect((await rawExchange(service.url, 'GET /v1/health HTTP/1.0\r\n\r\n')).status).to.equal(200);
     const body = JSON.stringify({ text: 'hi', user_id: 'expecting' });
     const answer = await rawExchange(service.url, `POST /v1/chat HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);

@@ -38,6 +38,16 @@ describe('percent-encoding in the query and the path', () => {
     });
   }
 
+  it('a parameter given twice is 400 naming it, in our words (in OpenAI\'s shape on its paths)', async function () {
+    if (process.env.TEST_AUTH_MODE === 'oidc') this.skip(); // names its user by the bearer value: identity off
+    const listed = await service.call('GET', '/api/chat/conversations?user_id=u&cursor=a&cursor=b');
+    expect(listed.status).to.equal(400);
+    expect(listed.json.detail).to.equal('cursor: must be given once');
+    const items = await service.call('GET', '/v1/conversations/c/items?limit=1&limit=2', { headers: { authorization: 'Bearer u' } });
+    expect(items.status).to.equal(400);
+    expect(items.json.error).to.include({ param: 'limit', message: 'limit: must be given once' });
+  });
+
   it('well-formed sequences, + and plain text still work', async () => {
     const res = await service.call('GET', '/api/chat/conversations?user_id=caf%C3%A9+%F0%9F%98%80');
     expect(res.status).to.equal(200);

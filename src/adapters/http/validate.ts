@@ -14,6 +14,7 @@ export class RequestValidationError extends Error {
 }
 
 export function parseRequest<S extends z.ZodType>(schema: S, input: unknown, root = 'body'): z.output<S> {
+  if (root === 'query') requireSingleValues(input);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw new RequestValidationError(
@@ -22,4 +23,15 @@ export function parseRequest<S extends z.ZodType>(schema: S, input: unknown, roo
       message: issue.message,
     })),
   );
+}
+
+/**
+ * A query parameter given more than once (`?cursor=a&cursor=b`) reaches a schema as an array, and
+ * its own words for that are the validation library's ("expected string, received array"): each
+ * parameter is one value, so a repeated one is refused first, in ours.
+ */
+export function requireSingleValues(query: unknown): void {
+  if (typeof query !== 'object' || query === null) return;
+  const repeated = Object.keys(query).filter((name) => Array.isArray((query as Record<string, unknown>)[name]));
+  if (repeated.length > 0) throw new RequestValidationError(repeated.map((field) => ({ field, message: 'must be given once' })));
 }
