@@ -182,10 +182,12 @@ export function claimAndInsert(conversation: Conversation, messages: readonly Me
 /**
  * True when the statement raced another one that created the conversation: the row was not there
  * for this statement's snapshot (`locked` empty, so every parent was read as "no head"), yet the
- * upsert found it. Nothing was inserted (claimAndInsert); run the statement again, which now
- * locks the row and reads its head as it is.
+ * upsert found it: this user's (it was updated, `created` false) or another user's (it was left
+ * alone, and `claimed` is empty, while the snapshot shows no owner either). Nothing was inserted
+ * (claimAndInsert); run the statement again, which now locks the row, or sees whose it is.
  */
-export const RACED = sql`(exists (select 1 from claimed where not created) and not exists (select 1 from locked))`;
+export const RACED = sql`(not exists (select 1 from locked) and not exists (select 1 from claimed where created)
+  and not exists (select 1 from taken) and not exists (select 1 from unknown_parent))`;
 
 /**
  * Runs `attempt` again while it reports a race (RACED), or while it failed on an id a concurrent
