@@ -167,7 +167,7 @@ describe('text to speech over HTTP (fake engine)', () => {
       ['empty speed', '/api/tts?text=a&speed=', 'speed: must be a number from 0.5 to 2.0'],
       ['unknown voice', '/api/tts?text=a&voice=nobody', 'voice: must be one of the voices listed by GET /api/tts/voices'],
       ['message_id with a control character', '/api/tts?message_id=a%01b', `message_id: ${ID_RULE}`],
-      ['text given twice', '/api/tts?text=a&text=b', 'text: must be a non-empty string'],
+      ['text given twice', '/api/tts?text=a&text=b', 'text: must be given once'],
       ['text with a NUL character', '/api/tts?text=a%00b', `text: ${UNSTORABLE_RULE}`],
     ];
     for (const [what, path, detail] of cases) {
