@@ -51,6 +51,26 @@ describe('writes racing on one message_id or session_id (PostgreSQL store)', fun
     }
   });
 
+  it('a cut-short reply: repeats of its question and regenerates of it at once each answer (200, or 409 while another is written), never a 500', async () => {
+    const slow = await startTestService({ DATABASE_URL: database!.url, OFFLINE_STREAM_DELAY_MS: '50' });
+    try {
+      const text = 'I feel tired today and I cannot sleep at night';
+      for (let trial = 0; trial < 5; trial++) {
+        const ids = { user_id: uid('u'), conversation_id: uid('c') };
+        const question = uid('q');
+        const started = await fetch(`${slow.url}/v1/chat/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ids, text, message_id: question }) });
+        const reader = started.body!.getReader();
+        const replyId = JSON.parse(/data: (.*)/.exec(new TextDecoder().decode((await reader.read()).value))![1]!).message_id;
+        await slow.post(`/v1/chat/stream/${replyId}/stop`, { user_id: ids.user_id });
+        while (!(await reader.read()).done);
+        const answers = await Promise.all(Array.from({ length: 8 }, (_, n) => slow.post('/v1/chat', n % 2 ? { ...ids, regenerate: question } : { ...ids, text, message_id: question })));
+        expect(answers.filter((a) => a.status !== 200 && a.status !== 409).map((a) => a.json)).to.deep.equal([]);
+      }
+    } finally {
+      await slow.stop();
+    }
+  });
+
   it('one new session_id saved at once into several conversations: one 201, the others 409, and the stored session is the winner\'s whole', async () => {
     const userId = uid('u');
     for (let trial = 0; trial < 10; trial++) {

@@ -2,7 +2,8 @@ import type { ConversationName, RegenerateRecord, RegenerateStart, ReplyAdvance,
 import type { Message } from '../../../domain/message.js';
 import { CUT_SHORT } from '../../../domain/reply.js';
 import { claimAndInsert, conversationFirst, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toMessage, treeInput, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
-import { sql, type Statements } from './statements.js';
+import { sql, type Sql, type Statements } from './statements.js';
+import { isLostInsertRace } from './unavailable.js';
 
 type BeginRow = {
   claimed: ConversationRow | null;
@@ -123,7 +124,27 @@ export class PostgresReplyRepository implements ReplyRepository {
   async reopen(reply: Message): Promise<Message | null> {
     // The question's latest reply is replaced when it was cut short (its parent stays the question).
     const latest = sql`select message_id from messages where reply_to = ${reply.replyTo} order by created_at desc, seq desc limit 1`;
-    const rows = await this.db.rows<MessageRow>(
+    const rows = await this.reopenRows(reply, latest);
+    return rows[0] ? toMessage(rows[0]) : null;
+  }
+
+  /**
+   * The statement of `reopen`. A reply to the same question opened meanwhile by another statement (a
+   * regenerate), which this one's snapshot did not see, makes its update break the one-reply-in-progress
+   * index: nothing was reopened, and the caller finds that reply and joins it (in a transaction, the
+   * unit of work runs again whole).
+   */
+  private async reopenRows(reply: Message, latest: Sql): Promise<MessageRow[]> {
+    try {
+      return await this.reopenStatement(reply, latest);
+    } catch (error) {
+      if (isLostInsertRace(error) && !this.db.transactional) return [];
+      throw error;
+    }
+  }
+
+  private reopenStatement(reply: Message, latest: Sql): Promise<MessageRow[]> {
+    return this.db.rows<MessageRow>(
       // Conversation first: a reply added here updates its message_count (trigger).
       sql`/* replies.reopen */ with ${conversationFirst(reply.conversationId)},
        replaced as (
@@ -144,7 +165,6 @@ export class PostgresReplyRepository implements ReplyRepository {
        children as (update messages set parent_id = ${reply.messageId} where parent_id in (${latest}) and exists (select 1 from replaced))
        select * from reopened`,
     );
-    return rows[0] ? toMessage(rows[0]) : null;
   }
 
   async advance(advances: readonly ReplyAdvance[], at: Date): Promise<string[]> {
