@@ -71,6 +71,47 @@ describe('writes racing on one message_id or session_id (PostgreSQL store)', fun
     }
   });
 
+  it('two users importing one free conversation id at once: each keeps a conversation of their own (the later under a derived id), as reported', async () => {
+    for (let trial = 0; trial < 10; trial++) {
+      const conversationId = uid('shared');
+      const users = [uid('p'), uid('q')];
+      const line = (user: string, n: number) =>
+        JSON.stringify({
+          conversation: { conversation_id: conversationId, user_id: user, title: 'Imported', created_at: '2026-11-28T10:00:00.000Z' },
+          messages: [{ message_id: `${conversationId}-${n}`, conversation_id: conversationId, user_id: user, role: 'user', text: `hi from ${user}`, created_at: '2026-11-28T10:00:00.000Z', metadata: {}, parent_id: null }],
+        }) + '\n';
+      const answers = await Promise.all(users.map((user, n) => service!.call('POST', `/api/users/${user}/import`, { raw: line(user, n), headers: { 'content-type': 'application/x-ndjson' } })));
+      for (const [n, user] of users.entries()) {
+        expect(answers[n]!.json.conversations, JSON.stringify(answers[n]!.json)).to.deep.equal({ created: 1, skipped: 0 });
+        const { json } = await service!.call('GET', `/api/chat/conversations?user_id=${user}`);
+        expect(json.conversations, `${user}'s conversations`).to.have.length(1);
+      }
+    }
+  });
+
+  it('one file imported four times at once: its conversations are counted created once, skipped three times', async () => {
+    for (let trial = 0; trial < 3; trial++) {
+      const user = uid('importer');
+      const file = JSON.stringify(
+        [0, 1, 2].map((c) => ({
+          id: `${user}-conv${c}`,
+          title: `T${c}`,
+          create_time: 1790000000,
+          update_time: 1790000100,
+          current_node: `${user}-${c}-n1`,
+          mapping: {
+            [`${user}-${c}-n0`]: { id: `${user}-${c}-n0`, parent: null, children: [`${user}-${c}-n1`], message: { id: `${user}-${c}-n0`, author: { role: 'user' }, create_time: 1790000000, content: { content_type: 'text', parts: [`q${c}`] } } },
+            [`${user}-${c}-n1`]: { id: `${user}-${c}-n1`, parent: `${user}-${c}-n0`, children: [], message: { id: `${user}-${c}-n1`, author: { role: 'assistant' }, create_time: 1790000001, content: { content_type: 'text', parts: [`a${c}`] } } },
+          },
+        })),
+      );
+      const answers = await Promise.all(Array.from({ length: 4 }, () => service!.call('POST', `/api/users/${user}/import`, { raw: file, headers: { 'content-type': 'application/json' } })));
+      const sum = (kind: 'conversations' | 'messages', count: 'created' | 'skipped') => answers.reduce((total, a) => total + a.json[kind][count], 0);
+      expect([sum('conversations', 'created'), sum('conversations', 'skipped')]).to.deep.equal([3, 9]);
+      expect([sum('messages', 'created'), sum('messages', 'skipped')]).to.deep.equal([6, 18]);
+    }
+  });
+
   it('one new session_id saved at once into several conversations: one 201, the others 409, and the stored session is the winner\'s whole', async () => {
     const userId = uid('u');
     for (let trial = 0; trial < 10; trial++) {

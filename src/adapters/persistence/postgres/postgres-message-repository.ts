@@ -93,9 +93,30 @@ export class PostgresMessageRepository implements MessageRepository {
   }
 
   async importConversation(imported: ImportedConversation): Promise<ImportOutcome> {
+    const { conversationId: id, userId } = imported.conversation;
+    // Another user's import or write that made the conversation after this statement's snapshot was
+    // taken: the upsert left that row alone, and the snapshot shows no owner. Nothing was written;
+    // the statement runs again, and sees the owner.
+    let row = await this.importStatement(imported);
+    for (let tries = 1; row.owner === null && row.made === null && row.conflicts.length === 0 && tries < 3; tries++) row = await this.importStatement(imported);
+    const { owner, made, created, conflicts } = row;
+    if (owner !== null && owner !== userId) return { outcome: 'foreign', created: 0, skipped: 0, conflicts: [] };
+    // Made by this statement, or found: by the upsert, not by the snapshot (the same file imported at once twice made it once).
+    const outcome = made === true || (made === null && owner === null) ? 'created' : 'existing';
+    if (conflicts.length > 0) return { outcome, created: 0, skipped: 0, conflicts };
+    const headId = imported.headId ?? imported.messages.at(-1)?.messageId ?? null;
+    if (created > 0) await this.db.changed(sql`/* messages.import_head */ update conversations set head_id = ${headId} where conversation_id = ${id} and user_id = ${userId}`);
+    if (++importsSinceReplan >= IMPORTS_PER_REPLAN) {
+      importsSinceReplan = 0;
+      await this.db.changed(sql`discard plans`);
+    }
+    return { outcome, created, skipped: imported.messages.length - created, conflicts: [] };
+  }
+
+  private async importStatement(imported: ImportedConversation): Promise<{ owner: string | null; made: boolean | null; created: number; conflicts: string[] }> {
     const { conversationId: id, userId, createdAt } = imported.conversation;
     // The insert trigger makes the last message inserted the head; the head given is set after it.
-    const [row] = await this.db.rows<{ owner: string | null; created: number; conflicts: string[] }>(
+    const [row] = await this.db.rows<{ owner: string | null; made: boolean | null; created: number; conflicts: string[] }>(
       sql`/* messages.import */ with existing as materialized (
          select user_id from conversations where conversation_id = ${id} for no key update),
        sent as materialized (select * from ${messageInput(imported.messages)}),
@@ -116,20 +137,10 @@ export class PostgresMessageRepository implements MessageRepository {
          select s.message_id, c.conversation_id, c.user_id, s.role, s.text, s.created_at, s.metadata, s.reply_to, s.parent_id, s.status, s.progress_at, s.finish_reason
          from sent s cross join claimed c order by s.ord
          on conflict do nothing returning message_id)
-       select (select user_id from existing) as owner, (select count(*)::int from inserted) as created,
+       select (select user_id from existing) as owner, (select created from claimed) as made, (select count(*)::int from inserted) as created,
               coalesce((select json_agg(message_id) from conflict), '[]') as conflicts`,
     );
-    const { owner, created, conflicts } = row!;
-    if (owner !== null && owner !== userId) return { outcome: 'foreign', created: 0, skipped: 0, conflicts: [] };
-    const outcome = owner === null ? 'created' : 'existing';
-    if (conflicts.length > 0) return { outcome, created: 0, skipped: 0, conflicts };
-    const headId = imported.headId ?? imported.messages.at(-1)?.messageId ?? null;
-    if (created > 0) await this.db.changed(sql`/* messages.import_head */ update conversations set head_id = ${headId} where conversation_id = ${id} and user_id = ${userId}`);
-    if (++importsSinceReplan >= IMPORTS_PER_REPLAN) {
-      importsSinceReplan = 0;
-      await this.db.changed(sql`discard plans`);
-    }
-    return { outcome, created, skipped: imported.messages.length - created, conflicts: [] };
+    return row!;
   }
 
   async pageOwned(conversationId: string, userId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<OwnedPage> {
