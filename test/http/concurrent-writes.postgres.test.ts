@@ -112,6 +112,21 @@ describe('writes racing on one message_id or session_id (PostgreSQL store)', fun
     }
   });
 
+  it('deletes of neighbouring messages at once keep the tree whole: each child follows the nearest surviving ancestor', async () => {
+    for (let trial = 0; trial < 10; trial++) {
+      const ids = { user_id: uid('u'), conversation_id: uid('c') };
+      const chain = Array.from({ length: 6 }, (_, k) => `m${k}-${ids.conversation_id}`);
+      for (const [k, messageId] of chain.entries()) await service!.post('/api/chat/saveMessage', { ...ids, role: k % 2 ? 'assistant' : 'user', text: `m${k}`, message_id: messageId });
+      const answers = await Promise.all([1, 2, 3, 4].map((k) => service!.call('DELETE', '/api/chat/deleteMessages', { body: { ...ids, message_ids: [chain[k]] } })));
+      expect(answers.map((a) => a.json.deleted)).to.deep.equal([1, 1, 1, 1]);
+      const { json } = await service!.post('/api/chat/loadMessages', ids);
+      expect(json.messages.map((m: { message_id: string; parent_id: string | null }) => [m.message_id, m.parent_id])).to.deep.equal([
+        [chain[0], null],
+        [chain[5], chain[0]],
+      ]);
+    }
+  });
+
   it('one new session_id saved at once into several conversations: one 201, the others 409, and the stored session is the winner\'s whole', async () => {
     const userId = uid('u');
     for (let trial = 0; trial < 10; trial++) {

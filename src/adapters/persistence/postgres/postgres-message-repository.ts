@@ -247,17 +247,32 @@ export class PostgresMessageRepository implements MessageRepository {
   }
 
   async deleteOwned(conversationId: string, userId: string, messageIds: string[] | null, descendants = false): Promise<{ conversation: Conversation | null; deleted: number }> {
+    // A delete that waited for the conversation's lock while another changed the tree (a delete of a
+    // neighbour, a write) read the tree as it was before: it changes nothing, and runs again.
+    for (let tries = 1; ; tries++) {
+      const result = await this.deleteOwnedOnce(conversationId, userId, messageIds, descendants);
+      if (!result.raced || tries >= 5) return { conversation: result.conversation, deleted: result.deleted };
+    }
+  }
+
+  private async deleteOwnedOnce(conversationId: string, userId: string, messageIds: string[] | null, descendants: boolean): Promise<{ conversation: Conversation | null; deleted: number; raced: boolean }> {
     const listed =
       messageIds === null
-        ? sql`select message_id from messages where conversation_id = (select conversation_id from locked)`
-        : sql`select message_id from messages where conversation_id = (select conversation_id from locked) and message_id = any(${textArray(messageIds)})`;
+        ? sql`select message_id from messages where conversation_id = (select conversation_id from unchanged)`
+        : sql`select message_id from messages where conversation_id = (select conversation_id from unchanged) and message_id = any(${textArray(messageIds)})`;
     const doomed = descendants && messageIds !== null ? sql`${descendantsOf('doomed', listed, conversationId)}` : sql`doomed(message_id) as (${listed})`;
     // The conversation's row first, as replies.begin locks it before it writes messages (see
     // postgres-reply-repository.ts): the message_count trigger would otherwise lock it after the delete.
     // Each deleted message's nearest surviving ancestor (`lifted`) takes its children, and the head.
-    const [row] = await this.db.rows<{ conversation: ConversationRow | null; deleted: string }>(
+    // `unchanged`: the locked row as this statement's snapshot shows it (the same version): else another
+    // statement changed the conversation (every change of its messages does, through message_count or
+    // head_id) after the snapshot was taken, while this one waited for the lock, and nothing is done.
+    const [row] = await this.db.rows<{ conversation: ConversationRow | null; deleted: string; raced: boolean }>(
       sql`/* messages.delete_owned */ with recursive locked as materialized (
-         select conversation_id, head_id from conversations where conversation_id = ${conversationId} and user_id = ${userId} for no key update),
+         select conversation_id, head_id, xmin as version from conversations where conversation_id = ${conversationId} and user_id = ${userId} for no key update),
+       unchanged as materialized (
+         select l.conversation_id, l.head_id from locked l
+         where exists (select 1 from conversations c where c.conversation_id = l.conversation_id and c.xmin = l.version)),
        ${doomed},
        lifting(message_id, target) as (
          select m.message_id, m.parent_id from doomed d join messages m on m.message_id = d.message_id
@@ -274,12 +289,13 @@ export class PostgresMessageRepository implements MessageRepository {
            head_id = case when c.head_id in (select message_id from doomed) then (select target from lifted where message_id = c.head_id) else c.head_id end,
            -- Children moved up may meet siblings: the conversation is no longer known to be one chain.
            forked = c.forked or exists (select 1 from spliced)
-         where c.conversation_id = (select conversation_id from locked)
+         where c.conversation_id = (select conversation_id from unchanged)
            and (c.head_id in (select message_id from doomed) or exists (select 1 from spliced)))
        select (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as conversation,
-              (select count(*) from deleted) + 0 * (select count(*) from spliced) as deleted`,
+              (select count(*) from deleted) + 0 * (select count(*) from spliced) as deleted,
+              exists (select 1 from locked) and not exists (select 1 from unchanged) as raced`,
     );
-    return { conversation: row!.conversation ? toConversation(row!.conversation) : null, deleted: Number(row!.deleted) };
+    return { conversation: row!.conversation ? toConversation(row!.conversation) : null, deleted: Number(row!.deleted), raced: row!.raced };
   }
 }
 
