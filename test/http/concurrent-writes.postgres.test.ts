@@ -127,6 +127,26 @@ describe('writes racing on one message_id or session_id (PostgreSQL store)', fun
     }
   });
 
+  it('a message saved under a parent that is deleted at the same moment never keeps a deleted parent (it follows the parent\'s own, or is refused)', async () => {
+    const dangling: string[] = [];
+    for (let trial = 0; trial < 20; trial++) {
+      const ids = { user_id: uid('u'), conversation_id: uid('c') };
+      const [root, doomed, child] = ['root', 'doomed', 'child'].map((name) => `${name}-${ids.conversation_id}`);
+      await service!.post('/api/chat/saveMessage', { ...ids, role: 'user', text: 'root', message_id: root });
+      await service!.post('/api/chat/saveMessage', { ...ids, role: 'assistant', text: 'doomed', message_id: doomed });
+      const [deleted, saved] = await Promise.all([
+        service!.call('DELETE', '/api/chat/deleteMessages', { body: { ...ids, message_ids: [doomed] } }),
+        service!.post('/api/chat/saveMessage', { ...ids, role: 'user', text: 'child', message_id: child, parent_id: doomed }),
+      ]);
+      expect(deleted.json.deleted).to.equal(1);
+      expect([201, 400], JSON.stringify(saved.json)).to.include(saved.status);
+      const { json } = await service!.post('/api/chat/loadMessages', { ...ids, branch: 'all' });
+      const stored = new Set(json.messages.map((m: { message_id: string }) => m.message_id));
+      for (const m of json.messages as { message_id: string; parent_id: string | null }[]) if (m.parent_id !== null && !stored.has(m.parent_id)) dangling.push(m.message_id);
+    }
+    expect(dangling).to.deep.equal([]);
+  });
+
   it('one new session_id saved at once into several conversations: one 201, the others 409, and the stored session is the winner\'s whole', async () => {
     const userId = uid('u');
     for (let trial = 0; trial < 10; trial++) {

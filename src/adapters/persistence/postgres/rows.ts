@@ -125,8 +125,16 @@ export function messageInput(messages: readonly Message[]): Sql {
  * is neither a message of the conversation nor one sent before them).
  */
 export function treeInput(conversationId: string, messages: readonly Message[], parentIfStored: string | null = null): Sql {
+  // A parent named (not the head, which `locked` reads as it is now) is looked for in this statement's
+  // snapshot: when the conversation changed after it was taken (a delete of that parent, while this
+  // statement waited for the lock), `unchanged` is empty, nothing is inserted, and the statement RACED.
+  const named = parentIfStored !== null || messages.some((m) => m.parentId !== null);
+  const unchanged = named
+    ? sql`select 1 from locked l where exists (select 1 from conversations c where c.conversation_id = l.conversation_id and c.xmin = l.version)`
+    : sql`select 1 from locked`;
   return sql`locked as materialized (
-         select conversation_id, head_id from conversations where conversation_id = ${conversationId} for no key update),
+         select conversation_id, head_id, xmin as version from conversations where conversation_id = ${conversationId} for no key update),
+       unchanged as materialized (${unchanged}),
        sent as (select * from ${messageInput(messages)}),
        input as materialized (
          select s.*, case
@@ -174,7 +182,7 @@ export function claimAndInsert(conversation: Conversation, messages: readonly Me
        inserted as (
          insert into messages (${MESSAGE_COLUMNS})
          select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.parent, i.status, i.progress_at, i.finish_reason
-         from input i cross join claimed c where c.created or exists (select 1 from locked) order by i.ord
+         from input i cross join claimed c where c.created or exists (select 1 from unchanged) order by i.ord
          on conflict (reply_to) where status = 'in_progress' do nothing
          returning message_id, parent_id)`;
 }
@@ -183,11 +191,14 @@ export function claimAndInsert(conversation: Conversation, messages: readonly Me
  * True when the statement raced another one that created the conversation: the row was not there
  * for this statement's snapshot (`locked` empty, so every parent was read as "no head"), yet the
  * upsert found it: this user's (it was updated, `created` false) or another user's (it was left
- * alone, and `claimed` is empty, while the snapshot shows no owner either). Nothing was inserted
- * (claimAndInsert); run the statement again, which now locks the row, or sees whose it is.
+ * alone, and `claimed` is empty, while the snapshot shows no owner either). Or the statement named
+ * a parent and the conversation changed while it waited for the lock (`unchanged` empty: treeInput).
+ * Nothing was inserted (claimAndInsert); run the statement again, which now locks the row, or sees
+ * whose it is, and reads the tree as it is.
  */
-export const RACED = sql`(not exists (select 1 from locked) and not exists (select 1 from claimed where created)
-  and not exists (select 1 from taken) and not exists (select 1 from unknown_parent))`;
+export const RACED = sql`((not exists (select 1 from locked) and not exists (select 1 from claimed where created)
+  and not exists (select 1 from taken) and not exists (select 1 from unknown_parent))
+  or (exists (select 1 from locked) and not exists (select 1 from unchanged)))`;
 
 /**
  * Runs `attempt` again while it reports a race (RACED), or while it failed on an id a concurrent
