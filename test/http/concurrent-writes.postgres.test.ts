@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { uid } from '../support/ids.js';
 import { createTestDatabase, requirePostgres } from '../support/postgres.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { withCredentials } from '../support/test-credentials.js';
 
 /**
  * Writes that race on one message_id in separate connections. A client that retries a chat request
@@ -58,7 +59,9 @@ describe('writes racing on one message_id or session_id (PostgreSQL store)', fun
       for (let trial = 0; trial < 5; trial++) {
         const ids = { user_id: uid('u'), conversation_id: uid('c') };
         const question = uid('q');
-        const started = await fetch(`${slow.url}/v1/chat/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ids, text, message_id: question }) });
+        const body = { ...ids, text, message_id: question };
+        const headers = await withCredentials(`${slow.url}/v1/chat/stream`, { 'content-type': 'application/json' }, body);
+        const started = await fetch(`${slow.url}/v1/chat/stream`, { method: 'POST', headers, body: JSON.stringify(body) });
         const reader = started.body!.getReader();
         const replyId = JSON.parse(/data: (.*)/.exec(new TextDecoder().decode((await reader.read()).value))![1]!).message_id;
         await slow.post(`/v1/chat/stream/${replyId}/stop`, { user_id: ids.user_id });
