@@ -68,12 +68,16 @@ const integer = (min: number, max: number) =>
   z.number(says(`must be an integer from ${min} to ${max}`)).int(`must be an integer from ${min} to ${max}`).min(min, `must be an integer from ${min} to ${max}`).max(max, `must be an integer from ${min} to ${max}`);
 const body = <T extends z.ZodRawShape>(shape: T) => z.object(shape, { error: 'must be a JSON object' });
 
-/** A position in a reply, in code points, as a query value or header: a whole number from 0. */
+/**
+ * A position in a reply, in code points, as a query value or header: a whole number from 0. One
+ * beyond any reply (past 2^53, where numbers stop being exact) stands for "past the end" as any
+ * position past the end does.
+ */
 export const position = () =>
   z
     .string(says('must be a whole number of code points from 0'))
-    .regex(/^\d{1,15}$/, 'must be a whole number of code points from 0')
-    .transform(Number);
+    .regex(/^\d{1,100}$/, 'must be a whole number of code points from 0')
+    .transform((digits) => Math.min(Number(digits), Number.MAX_SAFE_INTEGER));
 
 export interface SchemaLimits {
   maxTextLength: number;

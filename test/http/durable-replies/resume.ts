@@ -88,6 +88,11 @@ export function resumeTests(ctx: SuiteContext): void {
     await live.end();
     const finished = await ctx.replies.resume(messageId, who.user_id, { lastEventId: 1000 });
     await finished.end();
+    // A whole number too big to be exact is past the end all the same, not malformed.
+    const huge = await ctx.replies.resume(messageId, who.user_id, { after: '99999999999999999999' });
+    await huge.end();
+    expect(huge.events.map((e) => e.event)).to.deep.equal(['start', 'done']);
+    expect(huge.events.at(-1)).to.deep.include({ id: String(codePoints('Hello 🌍!')) });
     for (const stream of [live, finished]) {
       expect(stream.events[0]!.id).to.equal('1000');
       expect(stream.events.filter((e) => e.event === 'delta'), 'nothing it says it holds is sent again').to.deep.equal([]);
