@@ -4,6 +4,7 @@ import { SpeechEngineFailedError } from '../../src/domain/errors.js';
 import { decodeMp3, parseWav, SECONDS_PER_CHARACTER } from '../support/audio.js';
 import { documentedFetch, expectDocumented, headerReader } from '../support/documented-responses.js';
 import { FakeSpeechSynthesizer } from '../support/fake-speech-synthesizer.js';
+import { capturedLogger } from '../support/log-capture.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { withCredentials } from '../support/test-credentials.js';
 
@@ -142,6 +143,28 @@ describe('text to speech over HTTP: streamed audio from the embedded engine', fu
     service = await startTestService({ TTS_CACHE_BYTES: '0' });
   });
   after(() => service.stop());
+
+  it('a client that hangs up mid-stream is no fault: nothing is logged as one, and the next request is whole', async () => {
+    const { logger, lines } = capturedLogger('info');
+    const logged = await startTestService({ TTS_CACHE_BYTES: '0' }, { logger });
+    try {
+      for (const format of ['mp3', 'wav', 'mp3']) {
+        const hangUp = new AbortController();
+        const url = logged.url + query(LONG.repeat(3).slice(0, 4000), `&format=${format}`);
+        const res = await fetch(url, { signal: hangUp.signal, headers: await withCredentials(url) });
+        const reader = res.body!.getReader();
+        expect((await reader.read()).done, `the first bytes of ${format}`).to.equal(false);
+        hangUp.abort();
+        await reader.read().catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      const whole = await receive(logged.url + query(LONG, '&format=mp3'));
+      expect(whole).to.include({ status: 200, complete: true });
+      expect(lines.filter((line) => JSON.parse(line).level >= 50).map((line) => JSON.parse(line).err?.code)).to.deep.equal([]);
+    } finally {
+      await logged.stop();
+    }
+  });
 
   it('4,096 characters of WAV: the first bytes come long before the last, and the whole plays for as long as the text needs', async () => {
     const text = LONG.repeat(3).slice(0, 4096);

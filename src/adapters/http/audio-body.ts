@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { mapError } from './error-mapping.js';
 import { logUnexpected } from './middleware/error-handler.js';
+import { responseClosed } from './sse-writer.js';
 
 /**
  * A response body of audio bytes as they are made (chunked transfer). A failure after the
@@ -15,6 +16,9 @@ export function streamedBody(ctx: Context, bytes: AsyncIterable<Uint8Array>, log
     try {
       yield* bytes;
     } catch (error) {
+      // The client went away (Koa destroys this stream, and Node throws that into the generator):
+      // nobody to answer and nothing went wrong here.
+      if (responseClosed(ctx.res) || (error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
       const mapped = mapError(error);
       if (mapped.unexpected) logUnexpected(logger, ctx, error);
       else logger.warn({ requestId: ctx.state.requestId, path: ctx.path, status: mapped.status, detail: mapped.body.detail }, 'audio stream cut after its first bytes');
