@@ -28,3 +28,43 @@ export function isSpeechSpeed(speed: number): boolean {
 export function clampSpeechSpeed(speed: number): number {
   return Math.min(SPEECH_SPEED.max, Math.max(SPEECH_SPEED.min, speed));
 }
+
+/**
+ * The voices that read each script (eSpeak's ids), for a text in a script the default voice does
+ * not read: an English voice names each Chinese character ("Chinese letter"), say, so the audio
+ * says nothing and lasts about three times as long as the text needs. Kana makes Japanese of Han.
+ */
+const SCRIPT_VOICES: readonly (readonly [RegExp, string])[] = [
+  [/[\p{Script=Hiragana}\p{Script=Katakana}]/gu, 'ja'],
+  [/\p{Script=Han}/gu, 'cmn'],
+  [/\p{Script=Hangul}/gu, 'ko'],
+  [/\p{Script=Arabic}/gu, 'ar'],
+  [/\p{Script=Hebrew}/gu, 'he'],
+  [/\p{Script=Greek}/gu, 'el'],
+  [/\p{Script=Cyrillic}/gu, 'ru'],
+  [/\p{Script=Devanagari}/gu, 'hi'],
+  [/\p{Script=Thai}/gu, 'th'],
+  [/\p{Script=Georgian}/gu, 'ka'],
+  [/\p{Script=Armenian}/gu, 'hy'],
+  [/\p{Script=Bengali}/gu, 'bn'],
+  [/\p{Script=Tamil}/gu, 'ta'],
+];
+
+const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+
+/**
+ * The voice (an eSpeak id) for the script most of `text`'s letters are in, when that is not the
+ * Latin script; null for a text mostly in Latin letters, or with none. A Japanese text counts its
+ * Han with its kana.
+ */
+export function scriptVoiceOf(text: string): string | null {
+  let best: { voice: string; letters: number } | null = null;
+  const kana = count(text, SCRIPT_VOICES[0]![0]);
+  for (const [pattern, voice] of SCRIPT_VOICES) {
+    let letters = count(text, pattern);
+    if (voice === 'ja' && letters > 0) letters += count(text, /\p{Script=Han}/gu);
+    if (voice === 'cmn' && kana > 0) continue;
+    if (letters > (best?.letters ?? 0)) best = { voice, letters };
+  }
+  return best && best.letters > count(text, /\p{Script=Latin}/gu) ? best.voice : null;
+}

@@ -189,6 +189,17 @@ describe('text to speech over HTTP: streamed audio from the embedded engine', fu
     expect(mp3.durationS / LONG.length).to.be.within(SECONDS_PER_CHARACTER.min, SECONDS_PER_CHARACTER.max);
   });
 
+  it('a text mostly in another script, with no voice asked for, is read by a voice of that script (Chinese by cmn), not spelled out by the default', async () => {
+    const chinese = '你好，世界。今天天气很好。我们去公园散步吧。';
+    const [unasked, mandarin, english] = await Promise.all(['', '&voice=cmn', '&voice=en-us'].map((voice) => documentedFetch(service.url + query(chinese, voice))));
+    expect(unasked.headers.get('etag')).to.equal(mandarin.headers.get('etag'));
+    expect(unasked.headers.get('etag')).to.not.equal(english.headers.get('etag'));
+    const wav = parseWav(new Uint8Array(await unasked.arrayBuffer()), { streamed: true });
+    const spelled = parseWav(new Uint8Array(await english.arrayBuffer()), { streamed: true });
+    expect(wav.durationS).to.be.below(spelled.durationS / 1.5);
+    await mandarin.arrayBuffer();
+  });
+
   it('OpenAI\'s voice names speak too (alloy is American English)', async () => {
     const res = await documentedFetch(service.url + query('Hello there.', '&voice=alloy'));
     expect(res.status).to.equal(200);

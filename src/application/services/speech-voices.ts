@@ -1,4 +1,5 @@
 import { VoiceNotFoundError } from '../../domain/errors.js';
+import { scriptVoiceOf } from '../../domain/speech.js';
 import type { PersonaSource } from '../ports/persona-source.js';
 import type { SpeechSynthesizer, Voice } from '../ports/speech-synthesizer.js';
 
@@ -30,11 +31,23 @@ export class SpeechVoices {
     return (await this.synthesizer.findVoice(engineDefault))?.id ?? engineDefault;
   }
 
-  /** The canonical id of the voice asked for, or the default one when none is; VoiceNotFoundError when the engine has no such voice. */
-  async choose(id: string | undefined): Promise<string> {
-    if (id === undefined) return this.defaultVoice();
+  /**
+   * The canonical id of the voice asked for; VoiceNotFoundError when the engine has no such voice.
+   * None asked for: the default one, unless `text` is mostly in a script it does not read (Chinese
+   * for an English voice) and the engine has a voice of that script's (scriptVoiceOf).
+   */
+  async choose(id: string | undefined, text?: string): Promise<string> {
+    if (id === undefined) {
+      const fallback = await this.defaultVoice();
+      const scripted = text === undefined ? null : scriptVoiceOf(text);
+      if (scripted === null || languageOf(fallback) === scripted) return fallback;
+      return (await this.synthesizer.findVoice(scripted))?.id ?? fallback;
+    }
     const voice = await this.synthesizer.findVoice(id);
     if (!voice) throw new VoiceNotFoundError(id);
     return voice.id;
   }
 }
+
+/** A voice id's language: `ru` of `ru`, `cmn` of `cmn-latn-pinyin`, `en` of `en-us`. */
+const languageOf = (voiceId: string) => voiceId.toLowerCase().split(/[-_]/)[0];

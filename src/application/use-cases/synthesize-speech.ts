@@ -46,7 +46,7 @@ export class SynthesizeSpeech {
     }
     if (!this.speech.formats.includes(input.format)) throw new AudioFormatUnsupportedError(input.format, this.speech.formats);
     const { text, owner } = await this.textOf(input);
-    const voice = await this.voices.choose(input.voice);
+    const voice = await this.voices.choose(input.voice, text);
     const request = { text, voice, format: input.format, speed: input.speed };
     const key = this.speech.keyOf(request);
     return {
