@@ -125,10 +125,12 @@ export function messageInput(messages: readonly Message[]): Sql {
  * is neither a message of the conversation nor one sent before them).
  */
 export function treeInput(conversationId: string, messages: readonly Message[], parentIfStored: string | null = null): Sql {
-  // A parent named (not the head, which `locked` reads as it is now) is looked for in this statement's
-  // snapshot: when the conversation changed after it was taken (a delete of that parent, while this
-  // statement waited for the lock), `unchanged` is empty, nothing is inserted, and the statement RACED.
-  const named = parentIfStored !== null || messages.some((m) => m.parentId !== null);
+  // A stored parent named (not the head, which `locked` reads as it is now; not a message sent along,
+  // as a reply's question) is looked for in this statement's snapshot: when the conversation changed
+  // after it was taken (a delete of that parent, while this statement waited for the lock),
+  // `unchanged` is empty, nothing is inserted, and the statement RACED.
+  const sentIds = new Set(messages.map((m) => m.messageId));
+  const named = parentIfStored !== null || messages.some((m) => m.parentId !== null && !sentIds.has(m.parentId));
   const unchanged = named
     ? sql`select 1 from locked l where exists (select 1 from conversations c where c.conversation_id = l.conversation_id and c.xmin = l.version)`
     : sql`select 1 from locked`;
