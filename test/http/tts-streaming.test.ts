@@ -191,7 +191,7 @@ describe('text to speech over HTTP: streamed audio from the embedded engine', fu
 
   it('a text mostly in another script, with no voice asked for, is read by a voice of that script (Chinese by cmn), not spelled out by the default', async () => {
     const chinese = '你好，世界。今天天气很好。我们去公园散步吧。';
-    const [unasked, mandarin, english] = await Promise.all(['', '&voice=cmn', '&voice=en-us'].map((voice) => documentedFetch(service.url + query(chinese, voice))));
+    const [unasked, mandarin, english] = (await Promise.all(['', '&voice=cmn', '&voice=en-us'].map((voice) => documentedFetch(service.url + query(chinese, voice))))) as [Response, Response, Response];
     expect(unasked.headers.get('etag')).to.equal(mandarin.headers.get('etag'));
     expect(unasked.headers.get('etag')).to.not.equal(english.headers.get('etag'));
     const wav = parseWav(new Uint8Array(await unasked.arrayBuffer()), { streamed: true });
