@@ -69,6 +69,23 @@ describe('usage and limits over HTTP (PostgreSQL store)', function () {
       }
     });
 
+    it('a user erased on one instance leaves no usage behind that another instance had counted and sends after the erasure', async () => {
+      const services = await both({ USAGE_SYNC_MS: '200' });
+      const [a, b] = services as [TestService, TestService];
+      try {
+        for (let trial = 0; trial < 3; trial++) {
+          const user = uid('erased');
+          await chat(a, user);
+          await chat(a, user);
+          expect((await b.call('DELETE', `/api/users/${encodeURIComponent(user)}`)).status).to.equal(200);
+          await new Promise((resolve) => setTimeout(resolve, 2 * 200 + 500 + 400));
+          expect(await usageOf(b, user), 'after every instance synced twice').to.deep.include({ requests: 0, input_tokens: 0, output_tokens: 0 });
+        }
+      } finally {
+        await stopAll(services);
+      }
+    });
+
     it("usage counted on one instance shows on the other after a sync; a stopped instance sends what it counted", async () => {
       const services = await both({ USAGE_SYNC_MS: '60000' });
       const [a, b] = services as [TestService, TestService];

@@ -126,7 +126,12 @@ export class UsageMeter implements UsageRecorder {
     await this.sync();
     this.known.delete(userId);
     for (const [key, delta] of this.pending) if (delta.userId === userId) this.pending.delete(key);
-    return this.ledger.forgetUser(userId);
+    const forgotten = await this.ledger.forgetUser(userId);
+    // Other instances sharing the ledger send what they counted for the user before the erasure
+    // within a sync of theirs (and one in flight may land just after this): their records are
+    // erased again once every instance has synced twice since.
+    setTimeout(() => void this.ledger.forgetUser(userId).catch((error: unknown) => this.options.onSyncError?.(error)), 2 * this.options.syncIntervalMs + 500).unref();
+    return forgotten;
   }
 
   /** Sends what was counted and reads back the watched users' tokens; one at a time, a request during one runs after it. */
