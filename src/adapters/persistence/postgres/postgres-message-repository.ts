@@ -13,7 +13,7 @@ import type {
 } from '../../../application/ports/message-repository.js';
 import type { Conversation } from '../../../domain/conversation.js';
 import type { Message } from '../../../domain/message.js';
-import { claimAndInsert, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toDate, toMessage, treeInput, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
+import { claimAndInsert, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toDate, toMessage, treeInput, UNCHANGED, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
 import { empty, raw, sql, type Sql, type Statements } from './statements.js';
 
 /**
@@ -97,9 +97,7 @@ export class PostgresMessageRepository implements MessageRepository {
     // Another user's import or write that made the conversation after this statement's snapshot was
     // taken: the upsert left that row alone, and the snapshot shows no owner. Nothing was written;
     // the statement runs again, and sees the owner.
-    let row = await this.importStatement(imported);
-    for (let tries = 1; row.owner === null && row.made === null && row.conflicts.length === 0 && tries < 3; tries++) row = await this.importStatement(imported);
-    const { owner, made, created, conflicts } = row;
+    const { owner, made, created, conflicts } = await untilSettled(() => this.importStatement(imported), this.db.transactional);
     if (owner !== null && owner !== userId) return { outcome: 'foreign', created: 0, skipped: 0, conflicts: [] };
     // Made by this statement, or found: by the upsert, not by the snapshot (the same file imported at once twice made it once).
     const outcome = made === true || (made === null && owner === null) ? 'created' : 'existing';
@@ -113,7 +111,7 @@ export class PostgresMessageRepository implements MessageRepository {
     return { outcome, created, skipped: imported.messages.length - created, conflicts: [] };
   }
 
-  private async importStatement(imported: ImportedConversation): Promise<{ owner: string | null; made: boolean | null; created: number; conflicts: string[] }> {
+  private async importStatement(imported: ImportedConversation): Promise<{ owner: string | null; made: boolean | null; created: number; conflicts: string[]; raced: boolean }> {
     const { conversationId: id, userId, createdAt } = imported.conversation;
     // The insert trigger makes the last message inserted the head; the head given is set after it.
     const [row] = await this.db.rows<{ owner: string | null; made: boolean | null; created: number; conflicts: string[] }>(
@@ -140,7 +138,7 @@ export class PostgresMessageRepository implements MessageRepository {
        select (select user_id from existing) as owner, (select created from claimed) as made, (select count(*)::int from inserted) as created,
               coalesce((select json_agg(message_id) from conflict), '[]') as conflicts`,
     );
-    return row!;
+    return { ...row!, raced: row!.owner === null && row!.made === null && row!.conflicts.length === 0 };
   }
 
   async pageOwned(conversationId: string, userId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<OwnedPage> {
@@ -249,10 +247,8 @@ export class PostgresMessageRepository implements MessageRepository {
   async deleteOwned(conversationId: string, userId: string, messageIds: string[] | null, descendants = false): Promise<{ conversation: Conversation | null; deleted: number }> {
     // A delete that waited for the conversation's lock while another changed the tree (a delete of a
     // neighbour, a write) read the tree as it was before: it changes nothing, and runs again.
-    for (let tries = 1; ; tries++) {
-      const result = await this.deleteOwnedOnce(conversationId, userId, messageIds, descendants);
-      if (!result.raced || tries >= 5) return { conversation: result.conversation, deleted: result.deleted };
-    }
+    const { conversation, deleted } = await untilSettled(() => this.deleteOwnedOnce(conversationId, userId, messageIds, descendants), this.db.transactional, 5);
+    return { conversation, deleted };
   }
 
   private async deleteOwnedOnce(conversationId: string, userId: string, messageIds: string[] | null, descendants: boolean): Promise<{ conversation: Conversation | null; deleted: number; raced: boolean }> {
@@ -264,15 +260,11 @@ export class PostgresMessageRepository implements MessageRepository {
     // The conversation's row first, as replies.begin locks it before it writes messages (see
     // postgres-reply-repository.ts): the message_count trigger would otherwise lock it after the delete.
     // Each deleted message's nearest surviving ancestor (`lifted`) takes its children, and the head.
-    // `unchanged`: the locked row as this statement's snapshot shows it (the same version): else another
-    // statement changed the conversation (every change of its messages does, through message_count or
-    // head_id) after the snapshot was taken, while this one waited for the lock, and nothing is done.
+    // Nothing is done when the conversation changed while this statement waited for its lock (UNCHANGED).
     const [row] = await this.db.rows<{ conversation: ConversationRow | null; deleted: string; raced: boolean }>(
       sql`/* messages.delete_owned */ with recursive locked as materialized (
          select conversation_id, head_id, xmin as version from conversations where conversation_id = ${conversationId} and user_id = ${userId} for no key update),
-       unchanged as materialized (
-         select l.conversation_id, l.head_id from locked l
-         where exists (select 1 from conversations c where c.conversation_id = l.conversation_id and c.xmin = l.version)),
+       unchanged as materialized (${UNCHANGED}),
        ${doomed},
        lifting(message_id, target) as (
          select m.message_id, m.parent_id from doomed d join messages m on m.message_id = d.message_id

@@ -117,6 +117,16 @@ export function messageInput(messages: readonly Message[]): Sql {
 }
 
 /**
+ * The body of an `unchanged` CTE: the conversation's row as `locked` (selecting `xmin as version`)
+ * holds it, when this statement's snapshot shows that same version; empty when another statement
+ * changed the conversation (every change of its messages does, through message_count or head_id)
+ * after the snapshot was taken, while this one waited for the lock: what the snapshot shows of its
+ * tree is then out of date, and the statement RACED.
+ */
+export const UNCHANGED = sql`select l.conversation_id from locked l
+         where exists (select 1 from conversations c where c.conversation_id = l.conversation_id and c.xmin = l.version)`;
+
+/**
  * The CTEs that read `messages` into a conversation's tree, within one statement: `locked` (the
  * conversation's row, locked first — see postgres-reply-repository.ts — with its head as it is
  * now), `sent` (the messages), `input` (each with the `parent` it gets: its own `parent_id`;
@@ -131,9 +141,7 @@ export function treeInput(conversationId: string, messages: readonly Message[], 
   // `unchanged` is empty, nothing is inserted, and the statement RACED.
   const sentIds = new Set(messages.map((m) => m.messageId));
   const named = parentIfStored !== null || messages.some((m) => m.parentId !== null && !sentIds.has(m.parentId));
-  const unchanged = named
-    ? sql`select 1 from locked l where exists (select 1 from conversations c where c.conversation_id = l.conversation_id and c.xmin = l.version)`
-    : sql`select 1 from locked`;
+  const unchanged = named ? UNCHANGED : sql`select conversation_id from locked`;
   return sql`locked as materialized (
          select conversation_id, head_id, xmin as version from conversations where conversation_id = ${conversationId} for no key update),
        unchanged as materialized (${unchanged}),
@@ -206,19 +214,20 @@ export const RACED = sql`((not exists (select 1 from locked) and not exists (sel
  * Runs `attempt` again while it reports a race (RACED), or while it failed on an id a concurrent
  * statement stored after this one's snapshot was taken (a unique violation: claimAndInsert does not
  * skip taken ids it did not see, so nothing of the statement was kept, neither the conversation it
- * made nor the other messages). The second run sees what the other stored. In a transaction
- * (`transactional`) the violation aborted it: it is thrown, and the unit of work runs again whole.
+ * made nor the other messages), `attempts` times at most. The second run sees what the other
+ * stored. In a transaction (`transactional`) the violation aborted it: it is thrown, and the unit
+ * of work runs again whole.
  */
-export async function untilSettled<T extends { raced: boolean }>(attempt: () => Promise<T>, transactional: boolean): Promise<T> {
+export async function untilSettled<T extends { raced: boolean }>(attempt: () => Promise<T>, transactional: boolean, attempts = 3): Promise<T> {
   for (let tries = 1; ; tries++) {
     let result: T;
     try {
       result = await attempt();
     } catch (error) {
-      if (isLostInsertRace(error) && !transactional && tries < 3) continue;
+      if (isLostInsertRace(error) && !transactional && tries < attempts) continue;
       throw error;
     }
-    if (!result.raced || tries >= 3) return result;
+    if (!result.raced || tries >= attempts) return result;
   }
 }
 
