@@ -22,7 +22,9 @@ OpenAI's paths, as their 405 says); HEAD is answered wherever GET is
 \`/v1/conversations\`, \`/v1/models\` and \`/v1/audio\`, and under OpenAI's APIs not offered here, such as \`/v1/chat/completions\` and
 \`/v1/embeddings\`, whose 404 says what is offered), unless it is a file of the demo page (\`/\`) or of this
 document's explorer (\`/docs\`): those answer GET and HEAD, OPTIONS with 200 and \`Allow: GET, HEAD\`, and any other method
-with 405 and that \`Allow\`. Over HTTPS (HTTP/2 or HTTP/1.1; the service's own TLS, or a trusted proxy saying
+with 405 and that \`Allow\`. Requests refused before any route, with the same error body and \`X-Request-Id\`: an HTTP/1.1
+request without \`Host\` (400), percent-encoding that decodes to no text in an API path or query (400 naming \`path\` or
+\`query\`), an \`Expect\` other than \`100-continue\` (417), \`CONNECT\` (501). Over HTTPS (HTTP/2 or HTTP/1.1; the service's own TLS, or a trusted proxy saying
 the client used https) every response also carries \`Strict-Transport-Security\`.`;
 
 export interface DocumentOptions {
