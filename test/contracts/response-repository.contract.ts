@@ -93,6 +93,89 @@ export function responseRepositoryContract(make: MakeStore): void {
       });
     });
 
+    describe('endings (a response removed before its first piece)', () => {
+      /** A response opened (its reply in progress, no text) with its record. */
+      const opened = async (withRecord = true) => {
+        const conversation = aConversation();
+        const question = aMessage(conversation);
+        const reply = aReply(question, '', true);
+        await store.run((r) => r.replies.begin({ conversation, userMessage: question, reply, historyLimit: 5 }));
+        if (withRecord) await store.run((r) => r.responses.save(aRecord(reply.messageId, { inputIds: [question.messageId] })));
+        return { conversation, question, reply };
+      };
+      const failed = (reply: Message) => reply.with({ status: 'completed', progressAt: null, finishReason: 'error', metadata: { model: 'm', error: 'the language model failed' } });
+
+      it('keeps what the response shows in place of the removed reply: why it ended, its metadata, its record', async () => {
+        const { conversation, question, reply } = await opened();
+        expect(await store.run((r) => r.replies.finish(failed(reply), new Date()))).to.equal(null);
+        expect(await store.run((r) => r.messages.findById(reply.messageId))).to.equal(null);
+        const ending = await store.run((r) => r.responses.findEnding(reply.messageId));
+        expect(ending).to.deep.equal({
+          responseId: reply.messageId,
+          conversationId: conversation.conversationId,
+          userId: conversation.userId,
+          createdAt: reply.createdAt,
+          finishReason: 'error',
+          metadata: { model: 'm', error: 'the language model failed' },
+          record: aRecord(reply.messageId, { inputIds: [question.messageId] }),
+        });
+      });
+
+      it('keeps none for a native reply (no record), nor for a reply that finished with text; null for an unknown id', async () => {
+        const native = await opened(false);
+        await store.run((r) => r.replies.finish(failed(native.reply), new Date()));
+        expect(await store.run((r) => r.responses.findEnding(native.reply.messageId))).to.equal(null);
+        const written = await opened();
+        await store.run((r) => r.replies.finish(failed(written.reply).with({ text: 'Half' }), new Date()));
+        expect(await store.run((r) => r.responses.findEnding(written.reply.messageId))).to.equal(null);
+        expect(await store.run((r) => r.responses.findEnding(uid('reply')))).to.equal(null);
+      });
+
+      it('keeps one for an empty reply the stale sweep removes, as interrupted', async () => {
+        const { reply } = await opened();
+        await store.run((r) => r.replies.interruptStale(new Date(Date.now() + 60_000), new Date()));
+        expect(await store.run((r) => r.messages.findById(reply.messageId))).to.equal(null);
+        expect((await store.run((r) => r.responses.findEnding(reply.messageId)))?.finishReason).to.equal('interrupted');
+      });
+
+      it("is deleted by its user only; it goes with its conversation, and with its user's erasure", async () => {
+        const { conversation, reply } = await opened();
+        await store.run((r) => r.replies.finish(failed(reply), new Date()));
+        expect(await store.run((r) => r.responses.deleteEnding(reply.messageId, uid('intruder')))).to.equal(false);
+        expect(await store.run((r) => r.responses.deleteEnding(reply.messageId, conversation.userId))).to.equal(true);
+        expect(await store.run((r) => r.responses.findEnding(reply.messageId))).to.equal(null);
+        expect(await store.run((r) => r.responses.deleteEnding(reply.messageId, conversation.userId))).to.equal(false);
+
+        const second = await opened();
+        await store.run((r) => r.replies.finish(failed(second.reply), new Date()));
+        await store.run((r) => r.responses.deleteConversation(second.conversation.conversationId, second.conversation.userId));
+        expect(await store.run((r) => r.responses.findEnding(second.reply.messageId))).to.equal(null);
+
+        const third = await opened();
+        await store.run((r) => r.replies.finish(failed(third.reply), new Date()));
+        await store.run((r) => r.conversations.eraseUser(third.conversation.userId));
+        expect(await store.run((r) => r.responses.findEnding(third.reply.messageId))).to.equal(null);
+      });
+
+      it('is undone with a transaction that fails, and comes back with an undone deletion', async () => {
+        const { conversation, reply } = await opened();
+        const undone = store.run(async (r) => {
+          await r.replies.finish(failed(reply), new Date());
+          throw new Error('undo');
+        });
+        expect(((await undone.catch((error: unknown) => error)) as Error).message).to.equal('undo');
+        expect(await store.run((r) => r.responses.findEnding(reply.messageId))).to.equal(null);
+        expect((await store.run((r) => r.messages.findById(reply.messageId)))?.status).to.equal('in_progress');
+        await store.run((r) => r.replies.finish(failed(reply), new Date()));
+        const deletion = store.run(async (r) => {
+          await r.responses.deleteConversation(conversation.conversationId, conversation.userId);
+          throw new Error('undo');
+        });
+        expect(((await deletion.catch((error: unknown) => error)) as Error).message).to.equal('undo');
+        expect((await store.run((r) => r.responses.findEnding(reply.messageId)))?.finishReason).to.equal('error');
+      });
+    });
+
     describe('conversation metadata', () => {
       it("is null until saved, then the saved pairs; saving again replaces them", async () => {
         const conversation = await store.run((r) => claimed(r, aConversation()));

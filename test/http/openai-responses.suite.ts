@@ -7,6 +7,7 @@ import { EventReader, expectNumbering, expectWholeStream, textOf } from '../supp
 import { expectStatus, failure, responsesClient } from '../support/responses-client.js';
 import { ScriptedChatModel } from '../support/scripted-chat-model.js';
 import type { AdapterOverrides } from '../../src/bootstrap/tokens.js';
+import { ChatModelFailedError } from '../../src/domain/errors.js';
 import type { CallOptions, TestService } from '../support/service.js';
 
 /**
@@ -289,6 +290,50 @@ export function openAiResponsesSuite(start: StartService): void {
         expect(reader.text).to.equal('So far ');
         expect((await client.responses.cancel(response.id)).status).to.equal('cancelled');
         expect(await client.responses.retrieve(response.id)).to.include({ status: 'cancelled', output_text: 'So far ' });
+      });
+
+      it('one that fails before its first piece is found afterwards as failed, with its error, on every path; delete removes it', async () => {
+        const client = await clientOf();
+        const pending = client.responses.create({ model: 'm', input: 'Fail at once', background: true, metadata: { k: 'v' } });
+        const call = await model.nextCall();
+        const response = await pending;
+        call.fail(new ChatModelFailedError('the language model is unavailable'));
+        const ended = await eventually(async () => {
+          const found = await client.responses.retrieve(response.id);
+          return found.status === 'failed' ? found : undefined;
+        }, 'the failure stored');
+        expect(ended).to.include({ id: response.id, output_text: '', background: true });
+        expect(ended.error).to.deep.equal({ code: 'server_error', message: 'the language model is unavailable' });
+        expect(ended.metadata).to.deep.equal({ k: 'v' });
+        expect(ended.conversation?.id).to.equal(response.conversation!.id);
+        const events = await new EventReader(await client.responses.retrieve(response.id, { stream: true })).rest();
+        expect(expectWholeStream(events, 'response.failed')).to.equal('');
+        expect((events.at(-1) as OpenAI.Responses.ResponseFailedEvent).response.error?.message).to.equal('the language model is unavailable');
+        expect((await client.responses.cancel(response.id)).status).to.equal('failed');
+        const inputs = await client.responses.inputItems.list(response.id);
+        expect(inputs.data.map((i) => (i.type === 'message' ? i.content : null))).to.deep.equal([[{ type: 'input_text', text: 'Fail at once' }]]);
+        const deleted = await client.responses.delete(response.id);
+        expect(deleted).to.deep.include({ id: response.id, deleted: true });
+        await expectStatus(client.responses.retrieve(response.id), 404);
+        await expectStatus(client.responses.delete(response.id), 404);
+      });
+
+      it('one cancelled before its first piece is answered cancelled, and found afterwards as cancelled', async () => {
+        const client = await clientOf();
+        const pending = client.responses.create({ model: 'm', input: 'Never mind', background: true });
+        const call = await model.nextCall();
+        const response = await pending;
+        expect((await client.responses.cancel(response.id)).status).to.equal('cancelled');
+        await call.aborted;
+        const found = await eventually(async () => {
+          const retrieved = await client.responses.retrieve(response.id);
+          return retrieved.status === 'cancelled' ? retrieved : undefined;
+        }, 'the cancellation stored');
+        expect(found).to.include({ output_text: '', error: null });
+        expect(found.output).to.deep.equal([]);
+        const intruder = await clientOf();
+        await expectStatus(intruder.responses.retrieve(response.id), 404);
+        await expectStatus(intruder.responses.delete(response.id), 404);
       });
 
       it('delete removes the reply (the question stays); it is then not found', async () => {

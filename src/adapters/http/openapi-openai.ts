@@ -58,7 +58,7 @@ export function openAiPaths(req: OpenAiRequestSchemas, op: Operation): ZodOpenAp
     },
     '/v1/responses/{response_id}': {
       get: op('Retrieve a response', {
-        description: `The response (any assistant reply of the user's: one of the native API too), with its text so far while in progress. With \`stream=true\`: its events after \`starting_after\` (a sequence number; none: from the start), live until its end, from any instance sharing the database: ${RESPONSE_EVENTS}\n\n${WHO}`,
+        description: `The response (any assistant reply of the user's: one of the native API too), with its text so far while in progress; one that failed or was cancelled before its first piece is kept as it ended, without output. With \`stream=true\`: its events after \`starting_after\` (a sequence number; none: from the start), live until its end, from any instance sharing the database: ${RESPONSE_EVENTS}\n\n${WHO}`,
         requestParams: {
           path: responsePath,
           query: z.object({
@@ -76,7 +76,7 @@ export function openAiPaths(req: OpenAiRequestSchemas, op: Operation): ZodOpenAp
     },
     '/v1/responses/{response_id}/cancel': {
       post: op('Cancel a response', {
-        description: `Stops the reply wherever it is produced: \`cancelled\`, its text so far kept. A finished response is answered unchanged. (A reply stopped before its first piece is removed, as every native one: it is answered cancelled, without output, and is not found afterwards.) ${WHO}`,
+        description: `Stops the reply wherever it is produced: \`cancelled\`, its text so far kept. A finished response is answered unchanged. (A reply stopped before its first piece leaves no message, as every native one: it is answered cancelled, without output, and found so afterwards.) ${WHO}`,
         requestParams: { path: responsePath },
         responses: answers({ '200': reply('The response', out.openAiResponse) }, ...BODY_ERRORS, 404),
       }),

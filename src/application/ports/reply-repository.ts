@@ -100,7 +100,8 @@ export interface ReplyRepository {
    */
   advance(advances: readonly ReplyAdvance[], at: Date): Promise<string[]>;
   /**
-   * Finishes a reply in progress with its whole text and metadata; an empty reply is removed.
+   * Finishes a reply in progress with its whole text and metadata; an empty reply is removed (a
+   * response's leaves its ending in its place: ResponseRepository.findEnding).
    * Returns what is stored afterwards: this reply, the one someone else finished first, or null.
    */
   finish(reply: Message, at: Date, title?: ConversationName): Promise<Message | null>;
@@ -110,7 +111,7 @@ export interface ReplyRepository {
   findInProgress(conversationId: string): Promise<Message | null>;
   /**
    * Finishes as "interrupted" every reply that is stale (domain/reply.ts `isStale`: in progress,
-   * no sign of life since `before`); empty ones are removed. Returns how many.
+   * no sign of life since `before`); empty ones are removed, as by `finish`. Returns how many.
    */
   interruptStale(before: Date, at: Date): Promise<number>;
 }

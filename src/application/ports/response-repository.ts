@@ -1,4 +1,5 @@
 import type { Conversation } from '../../domain/conversation.js';
+import type { Metadata } from '../../domain/metadata.js';
 
 /** String pairs, as OpenAI's `metadata` holds (at most 16; keys ≤ 64, values ≤ 512 code points). */
 export type StringMetadata = Record<string, string>;
@@ -24,6 +25,24 @@ export interface ResponseRecord {
   inputTokens: number;
 }
 
+/**
+ * A response whose reply ended before its first piece (stopped, failed, interrupted). Such a reply
+ * is removed, as every empty one (no message has empty text once finished); its ending is kept in
+ * its place, so the response is still found, `cancelled` or `failed`, until it is deleted or its
+ * conversation goes. Only a reply with a ResponseRecord leaves one (a native reply leaves nothing).
+ */
+export interface ResponseEnding {
+  responseId: string;
+  conversationId: string;
+  userId: string;
+  createdAt: Date;
+  /** Why it ended: `cancelled`, `error`, `interrupted`. */
+  finishReason: string;
+  /** The reply's metadata as it ended (`model`, and `error` for a failure). */
+  metadata: Metadata;
+  record: ResponseRecord;
+}
+
 export interface ConversationDeletion {
   /** The conversation as it was stored, whoever owns it (another user's: nothing was deleted), or null. */
   conversation: Conversation | null;
@@ -40,6 +59,10 @@ export interface ResponseRepository {
   /** Stores (or replaces) the record of a stored reply; nothing when the reply is not stored. */
   save(record: ResponseRecord): Promise<void>;
   findById(responseId: string): Promise<ResponseRecord | null>;
+  /** The ending of a response whose reply was removed before its first piece (ReplyRepository.finish). */
+  findEnding(responseId: string): Promise<ResponseEnding | null>;
+  /** Deletes that ending, if `userId`'s; whether there was one. */
+  deleteEnding(responseId: string, userId: string): Promise<boolean>;
   /** A conversation's OpenAI metadata; null when none was stored (then it is `{}`). */
   conversationMetadata(conversationId: string): Promise<StringMetadata | null>;
   /** Stores (or replaces) a stored conversation's metadata; nothing when the conversation is not stored. */

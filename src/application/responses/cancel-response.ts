@@ -1,13 +1,13 @@
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { StopChatReply } from '../replies/stop-chat-reply.js';
-import { ownedReply } from './owned.js';
-import { removedView, viewOf, type ResponseView } from './response-view.js';
+import { ownedResponse } from './owned.js';
+import { endedView, removedView, viewOf, type ResponseView } from './response-view.js';
 
 /**
  * POST /v1/responses/{id}/cancel: stops the reply wherever it is produced (StopChatReply): the
  * text so far is kept, the response is `cancelled`. A finished one is answered unchanged. A reply
  * stopped before its first piece is removed (as every stopped empty reply): it is answered
- * cancelled and without text, and is not found afterwards.
+ * cancelled and without text, and its ending is found afterwards.
  */
 export class CancelResponse {
   constructor(
@@ -16,13 +16,15 @@ export class CancelResponse {
   ) {}
 
   async execute(input: { userId: string; responseId: string }): Promise<ResponseView> {
-    const { reply, record } = await this.unitOfWork.run(
+    const found = await this.unitOfWork.run(
       async (r) => {
-        const found = await ownedReply(r, input.userId, input.responseId);
-        return { reply: found, record: await r.responses.findById(found.messageId) };
+        const owned = await ownedResponse(r, input.userId, input.responseId);
+        return owned.reply ? { reply: owned.reply, record: await r.responses.findById(owned.reply.messageId) } : owned;
       },
       { atomic: false },
     );
+    if (!found.reply) return endedView(found.ending);
+    const { reply, record } = found;
     const stopped = await this.stop.execute({ userId: input.userId, messageId: reply.messageId });
     return stopped ? viewOf(stopped, record) : removedView(viewOf(reply, record));
   }

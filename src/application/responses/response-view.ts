@@ -1,5 +1,5 @@
 import type { Message } from '../../domain/message.js';
-import type { ResponseRecord } from '../ports/response-repository.js';
+import type { ResponseEnding, ResponseRecord } from '../ports/response-repository.js';
 
 /** What a response shows of its reply: a stored Message, or the reply of a response not stored. */
 export type ReplyState = Pick<Message, 'messageId' | 'text' | 'createdAt' | 'status' | 'finishReason' | 'metadata'>;
@@ -35,6 +35,22 @@ export interface ResponseStream {
 /** The view of a stored reply. */
 export function viewOf(reply: ReplyState & { conversationId: string }, record: ResponseRecord | null): ResponseView {
   return { reply, record, conversationId: reply.conversationId, inputTokens: record?.inputTokens ?? 0 };
+}
+
+/** The view of a response whose reply was removed before its first piece: as it ended, without text. */
+export function endedView(ending: ResponseEnding): ResponseView {
+  const { responseId: messageId, createdAt, finishReason, metadata, record, conversationId } = ending;
+  return { reply: { messageId, text: '', createdAt, status: 'completed', finishReason, metadata }, record, conversationId, inputTokens: record.inputTokens };
+}
+
+/** A response that has ended, as a stream: its beginning, then its end. */
+export function endedStream(view: ResponseView): ResponseStream {
+  return {
+    begun: begunView(view),
+    async *events() {
+      yield { type: 'end', view, position: 0 };
+    },
+  };
 }
 
 /** The response as it began: in progress, no text yet. */

@@ -3,6 +3,7 @@ import { InMemoryConversationRepository } from './in-memory-conversation-reposit
 import type { Message } from '../../../domain/message.js';
 import { cutShort, grown, isCutShort, isStale } from '../../../domain/reply.js';
 import { InMemoryMessageRepository } from './in-memory-message-repository.js';
+import { keepEnding, responseRecordOf } from './in-memory-response-repository.js';
 import type { MemoryStore } from './memory-store.js';
 import type { UndoLog } from './undo-log.js';
 
@@ -95,6 +96,9 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const entry = this.store.messages.get(reply.messageId);
     if (!entry || entry.message.status !== 'in_progress') return entry?.message ?? null;
     if (reply.text === '') {
+      const record = responseRecordOf(this.store, entry);
+      const { messageId: responseId, conversationId, userId, createdAt, metadata } = entry.message;
+      if (record) keepEnding(this.store, { responseId, conversationId, userId, createdAt, finishReason: reply.finishReason ?? 'error', metadata: reply.metadata ?? metadata, record }, this.undo);
       this.messages.deleteSpliced(reply.conversationId, new Set([reply.messageId]));
     } else {
       entry.message = reply.with({ status: 'completed', progressAt: null, parentId: entry.message.parentId });

@@ -1,4 +1,4 @@
-import type { ConversationDeletion, ResponseRecord, ResponseRepository, StringMetadata } from '../../../application/ports/response-repository.js';
+import type { ConversationDeletion, ResponseEnding, ResponseRecord, ResponseRepository, StringMetadata } from '../../../application/ports/response-repository.js';
 import { InMemoryMessageRepository } from './in-memory-message-repository.js';
 import type { MemoryStore, StoredConversation, StoredMessage } from './memory-store.js';
 import type { UndoLog } from './undo-log.js';
@@ -19,6 +19,18 @@ function tablesOf(store: MemoryStore): Tables {
   let found = tables.get(store);
   if (!found) tables.set(store, (found = { responses: new WeakMap(), metadata: new WeakMap() }));
   return found;
+}
+
+/** The record of a stored reply's response, if the Responses API made it. */
+export function responseRecordOf(store: MemoryStore, entry: StoredMessage): ResponseRecord | undefined {
+  return tablesOf(store).responses.get(entry);
+}
+
+/** Keeps a response's ending (its reply is being removed before its first piece), recording how to undo it. */
+export function keepEnding(store: MemoryStore, ending: ResponseEnding, undo: UndoLog): void {
+  if (store.endings.has(ending.responseId)) return;
+  store.addEnding(structuredClone(ending));
+  undo.record(() => store.removeEnding(ending.responseId));
 }
 
 /** Sets `key` in `map`, recording how to undo it. */
@@ -50,6 +62,18 @@ export class InMemoryResponseRepository implements ResponseRepository {
     return record ? structuredClone(record) : null;
   }
 
+  async findEnding(responseId: string): Promise<ResponseEnding | null> {
+    const ending = this.store.endings.get(responseId);
+    return ending ? structuredClone(ending) : null;
+  }
+
+  async deleteEnding(responseId: string, userId: string): Promise<boolean> {
+    if (this.store.endings.get(responseId)?.userId !== userId) return false;
+    const ending = this.store.removeEnding(responseId)!;
+    this.undo.record(() => this.store.addEnding(ending));
+    return true;
+  }
+
   async conversationMetadata(conversationId: string): Promise<StringMetadata | null> {
     const stored = this.store.conversations.get(conversationId);
     const metadata = stored ? this.tables.metadata.get(stored) : undefined;
@@ -69,9 +93,11 @@ export class InMemoryResponseRepository implements ResponseRepository {
     const sessions = sessionIds.flatMap((id) => this.store.sessions.get(id) ?? []);
     for (const id of sessionIds) this.store.sessions.delete(id);
     this.store.sessionsOf.delete(conversationId);
+    const endings = this.store.takeEndings(conversationId);
     this.store.removeConversation(conversationId, false);
     this.undo.record(() => {
       this.store.addConversation(stored);
+      for (const ending of endings) this.store.addEnding(ending);
       if (sessionIds.length > 0) this.store.sessionsOf.set(conversationId, new Set(sessionIds));
       for (const session of sessions) this.store.sessions.set(session.sessionId, session);
     });

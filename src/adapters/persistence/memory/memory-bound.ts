@@ -7,14 +7,14 @@ export interface Dropped {
 }
 
 /**
- * Keeps the store within `maxMessages` messages (and as many conversations and sessions, so
+ * Keeps the store within `maxMessages` messages (responses' endings counted with them; and as many conversations and sessions, so
  * that writes without messages cannot grow it either) by dropping the least recently written
  * conversations whole: their messages, replies, sessions, the conversation, and its user when it
  * was their last. Each record is dropped at most once, so this costs amortised O(1) per write.
  */
 export function dropLeastRecentlyActive(store: MemoryStore, maxMessages: number): Dropped {
   const dropped: Dropped = { conversations: 0, messages: 0, sessions: 0 };
-  const over = () => store.messages.size > maxMessages || store.conversations.size > maxMessages || store.sessions.size > maxMessages;
+  const over = () => store.messages.size + store.endings.size > maxMessages || store.conversations.size > maxMessages || store.sessions.size > maxMessages;
   while (over()) {
     const oldest = store.recency.keys().next();
     if (oldest.done) break;
@@ -61,6 +61,7 @@ function drop(store: MemoryStore, conversationId: string, undoable: boolean): Dr
   store.timelines.delete(conversationId);
   for (const sessionId of sessionIds) store.sessions.delete(sessionId);
   store.sessionsOf.delete(conversationId);
+  const endings = store.takeEndings(conversationId);
   store.removeConversation(conversationId, true);
   store.recency.delete(conversationId);
   const dropped = { conversations: stored ? 1 : 0, messages: entries.length, sessions: sessions.length };
@@ -76,6 +77,7 @@ function drop(store: MemoryStore, conversationId: string, undoable: boolean): Dr
     for (const [key, list] of children) if (list) store.children.set(key, list);
     for (const session of sessions) store.sessions.set(session.sessionId, session);
     if (sessionIds.length > 0) store.sessionsOf.set(conversationId, new Set(sessionIds));
+    for (const ending of endings) store.addEnding(ending);
   };
   return { ...dropped, restore };
 }

@@ -1,3 +1,4 @@
+import type { ResponseEnding } from '../../../application/ports/response-repository.js';
 import type { Conversation, TitleSource } from '../../../domain/conversation.js';
 import type { Message } from '../../../domain/message.js';
 import type { Session } from '../../../domain/session.js';
@@ -44,6 +45,10 @@ export class MemoryStore {
    * moves its conversation to the end, so both the move and finding the oldest are O(1).
    */
   readonly recency = new Map<string, true>();
+  /** Responses whose reply ended before its first piece (ResponseRepository.findEnding), by response id. */
+  readonly endings = new Map<string, ResponseEnding>();
+  /** Their ids by conversation: they go with it. */
+  readonly endingsOf = new Map<string, Set<string>>();
   private lastSeq = 0;
 
   nextSeq(): number {
@@ -54,6 +59,28 @@ export class MemoryStore {
   noteActivity(conversationId: string): void {
     this.recency.delete(conversationId);
     this.recency.set(conversationId, true);
+  }
+
+  addEnding(ending: ResponseEnding): void {
+    this.endings.set(ending.responseId, ending);
+    let ofConversation = this.endingsOf.get(ending.conversationId);
+    if (!ofConversation) this.endingsOf.set(ending.conversationId, (ofConversation = new Set()));
+    ofConversation.add(ending.responseId);
+  }
+
+  removeEnding(responseId: string): ResponseEnding | undefined {
+    const ending = this.endings.get(responseId);
+    if (!ending) return undefined;
+    this.endings.delete(responseId);
+    const ofConversation = this.endingsOf.get(ending.conversationId)!;
+    ofConversation.delete(responseId);
+    if (ofConversation.size === 0) this.endingsOf.delete(ending.conversationId);
+    return ending;
+  }
+
+  /** Removes a conversation's endings (it is going): they are returned, to be put back by an undo. */
+  takeEndings(conversationId: string): ResponseEnding[] {
+    return [...(this.endingsOf.get(conversationId) ?? [])].map((id) => this.removeEnding(id)!);
   }
 
   addConversation(stored: StoredConversation): void {

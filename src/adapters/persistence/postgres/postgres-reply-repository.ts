@@ -29,6 +29,17 @@ type BeginRow = {
  * active_at, or the message_count trigger) would close a cycle, broken by PostgreSQL's deadlock
  * detector only after a second, or by the statement timeout (503).
  */
+/**
+ * The CTE `ended`: of the replies a statement removes (`removed`: message_id, finish_reason,
+ * metadata), the responses' endings are kept (Migration20261201000000). The statement's snapshot
+ * still shows their `messages` and `responses` rows, which the removal takes away.
+ */
+const keptEnding = (removed: Sql): Sql => sql`ended as (
+  insert into response_endings (response_id, conversation_id, user_id, created_at, finish_reason, metadata, record)
+  select m.message_id, m.conversation_id, m.user_id, m.created_at, e.finish_reason, e.metadata, to_jsonb(r)
+  from (${removed}) e join messages m on m.message_id = e.message_id join responses r on r.response_id = e.message_id
+  on conflict (response_id) do nothing)`;
+
 export class PostgresReplyRepository implements ReplyRepository {
   constructor(private readonly db: Statements) {}
 
@@ -192,6 +203,8 @@ export class PostgresReplyRepository implements ReplyRepository {
        removed as (
          delete from messages where message_id = ${id} and status = 'in_progress' and ${reply.text} = '' and exists (select 1 from locked)
          returning message_id, parent_id),
+       ${keptEnding(sql`select ${id}::text as message_id, ${reply.finishReason}::text as finish_reason, ${JSON.stringify(reply.metadata)}::jsonb as metadata
+         where exists (select 1 from removed)`)},
        touched as (
          update conversations c set
            active_at = case when exists (select 1 from finished) then greatest(c.active_at, ${at}) else c.active_at end,
@@ -241,7 +254,8 @@ export class PostgresReplyRepository implements ReplyRepository {
          from stale s where m.message_id = s.message_id and s.text <> '' returning m.message_id, m.conversation_id),
        removed as (
          delete from messages m using stale s where m.message_id = s.message_id and s.text = ''
-         returning m.message_id, m.conversation_id, m.parent_id),
+         returning m.message_id, m.conversation_id, m.parent_id, m.metadata),
+       ${keptEnding(sql`select message_id, 'interrupted' as finish_reason, metadata from removed`)},
        touched as (
          update conversations c set
            active_at = case when c.conversation_id in (select conversation_id from finished) then greatest(c.active_at, ${at}) else c.active_at end,

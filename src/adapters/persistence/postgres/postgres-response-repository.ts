@@ -1,4 +1,4 @@
-import type { ConversationDeletion, ResponseRecord, ResponseRepository, StringMetadata } from '../../../application/ports/response-repository.js';
+import type { ConversationDeletion, ResponseEnding, ResponseRecord, ResponseRepository, StringMetadata } from '../../../application/ports/response-repository.js';
 import { toConversation, type ConversationRow } from './rows.js';
 import { sql, type Statements } from './statements.js';
 
@@ -28,10 +28,23 @@ const toRecord = (row: ResponseRow): ResponseRecord => ({
   inputTokens: row.input_tokens,
 });
 
+interface EndingRow {
+  response_id: string;
+  conversation_id: string;
+  user_id: string;
+  created_at: Date;
+  finish_reason: string;
+  metadata: Record<string, unknown>;
+  /** The `responses` row as it was (to_jsonb). */
+  record: ResponseRow;
+}
+
 /**
  * The OpenAI face's records in PostgreSQL (Migration20261128000000), one statement each. A
  * response's row references its reply and a conversation's metadata its conversation, both with
- * cascades, so deleting a reply or a conversation, by any path, takes them along.
+ * cascades, so deleting a reply or a conversation, by any path, takes them along. A response's
+ * ending (Migration20261201000000, written by the statements that remove an empty reply)
+ * references its conversation the same way.
  */
 export class PostgresResponseRepository implements ResponseRepository {
   constructor(private readonly db: Statements) {}
@@ -55,6 +68,17 @@ export class PostgresResponseRepository implements ResponseRepository {
   async findById(responseId: string): Promise<ResponseRecord | null> {
     const [row] = await this.db.rows<ResponseRow>(sql`/* responses.find */ select * from responses where response_id = ${responseId}`);
     return row ? toRecord(row) : null;
+  }
+
+  async findEnding(responseId: string): Promise<ResponseEnding | null> {
+    const [row] = await this.db.rows<EndingRow>(sql`/* responses.find_ending */ select * from response_endings where response_id = ${responseId}`);
+    if (!row) return null;
+    const { response_id: id, conversation_id: conversationId, user_id: userId, created_at: createdAt, finish_reason: finishReason, metadata, record } = row;
+    return { responseId: id, conversationId, userId, createdAt, finishReason, metadata, record: toRecord(record) };
+  }
+
+  async deleteEnding(responseId: string, userId: string): Promise<boolean> {
+    return (await this.db.changed(sql`/* responses.delete_ending */ delete from response_endings where response_id = ${responseId} and user_id = ${userId}`)) > 0;
   }
 
   async conversationMetadata(conversationId: string): Promise<StringMetadata | null> {
