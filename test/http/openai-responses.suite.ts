@@ -304,6 +304,7 @@ export function openAiResponsesSuite(start: StartService): void {
         }, 'the failure stored');
         expect(ended).to.include({ id: response.id, output_text: '', background: true });
         expect(ended.error).to.deep.equal({ code: 'server_error', message: 'the language model is unavailable' });
+        expect(ended.usage).to.equal(null); // nothing written, nothing counted: as the usage counts it
         expect(ended.metadata).to.deep.equal({ k: 'v' });
         expect(ended.conversation?.id).to.equal(response.conversation!.id);
         const events = await new EventReader(await client.responses.retrieve(response.id, { stream: true })).rest();

@@ -44,10 +44,14 @@ function outputItem(reply: ReplyState): Item {
   return { type: 'message', id: reply.messageId, status: itemStatus(reply), role: 'assistant', content: [{ type: 'output_text', text: reply.text, annotations: [], logprobs: [] }] };
 }
 
-/** The model's own count, or an estimate of it. */
+/**
+ * The model's own count, or an estimate of it; none for a reply that wrote nothing and got no count
+ * (stopped or failed before its first piece), which the usage counts for nothing either.
+ */
 function usageOf(view: ResponseView): Body<typeof out.openAiResponse>['usage'] {
   if (view.reply.status === 'in_progress') return null;
   const counted = view.reply.metadata.usage as { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown } | undefined;
+  if (counted === undefined && view.reply.text === '') return null;
   const whole = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null);
   const input = whole(counted?.prompt_tokens) ?? view.inputTokens;
   const output = whole(counted?.completion_tokens) ?? estimateTokens(view.reply.text);
