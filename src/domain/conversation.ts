@@ -31,7 +31,7 @@ export function shownTitle(stored: string | null, source: TitleSource | null, se
 
 /** The title made from a first user message: its start, at most 60 code points, cut at a word (one line). */
 export function titleFromFirstMessage(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = text.replace(/[\s\p{Cc}]+/gu, ' ').trim();
   if (atMostCodePoints(line, FALLBACK_TITLE_LENGTH)) return line;
   const cut = truncateCodePoints(line, FALLBACK_TITLE_LENGTH + 1);
   // No space to cut at: the first code points whole (slicing to -1 split the last pair of an emoji).
@@ -48,9 +48,9 @@ export function userTitle(title: string): string {
   return trimmed;
 }
 
-/** A title a language model proposed, made safe to show: one line, no quotes around it, at most 8 words. */
+/** A title a language model proposed, made safe to show: one line without control characters, no quotes around it, at most 8 words. */
 export function generatedTitle(proposal: string): string | null {
-  const line = proposal.replace(/\s+/g, ' ').trim().replace(/^["'“”‘’«»]+|["'“”‘’«».]+$/g, '').trim();
+  const line = proposal.replace(/[\s\p{Cc}]+/gu, ' ').trim().replace(/^["'“”‘’«»]+|["'“”‘’«».]+$/g, '').trim();
   if (line === '' || hasUnstorableCharacters(line)) return null;
   const words = line.split(' ').slice(0, 8).join(' ');
   return truncateCodePoints(words, MAX_TITLE_LENGTH);

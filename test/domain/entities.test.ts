@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Conversation, titleFromFirstMessage } from '../../src/domain/conversation.js';
+import { Conversation, generatedTitle, titleFromFirstMessage } from '../../src/domain/conversation.js';
 import { ConversationNotFoundError, FieldInvalidError } from '../../src/domain/errors.js';
 import { assertClientId } from '../../src/domain/ids.js';
 import { Message } from '../../src/domain/message.js';
@@ -86,6 +86,11 @@ describe('domain', () => {
       expect(hasUnstorableCharacters(title)).to.equal(false);
       expect(titleFromFirstMessage(`${'😀'.repeat(30)}x${'🎉'.repeat(40)}`)).to.equal(`${'😀'.repeat(30)}x${'🎉'.repeat(29)}`);
       expect(titleFromFirstMessage('a'.repeat(70))).to.equal('a'.repeat(60));
+    });
+    it('has no control characters (a terminal escape, a bell), from the message or from a model', () => {
+      expect(titleFromFirstMessage('\u001b[31mRed\u0007 alert\u0001 now')).to.equal('[31mRed alert now');
+      expect(generatedTitle('"\u001b[31mRed\u0007 title\u0001"')).to.equal('[31mRed title');
+      expect(generatedTitle('\u0000\u0007')).to.equal(null);
     });
   });
 
