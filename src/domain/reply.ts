@@ -19,6 +19,26 @@ export interface TokenUsage {
   totalTokens: number;
 }
 
+/** More tokens than any model call could use: a count past it is not a count. */
+const MAX_CALL_TOKENS = 1_000_000_000;
+
+const tokenCount = (value: unknown): number | null => (Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_CALL_TOKENS ? (value as number) : null);
+
+/**
+ * A model's own count of a call's tokens, as it reported it, when it is one: whole numbers of
+ * tokens, none negative or absurd. Anything else (a count missing a part, a fraction, a string)
+ * is no count (null), and the caller estimates instead. The total is the two parts' sum unless
+ * the model's own total is a valid count no smaller (some count more than the two, as cached or
+ * reasoning tokens).
+ */
+export function tokenUsage(prompt: unknown, completion: unknown, total?: unknown): TokenUsage | null {
+  const promptTokens = tokenCount(prompt);
+  const completionTokens = tokenCount(completion);
+  if (promptTokens === null || completionTokens === null) return null;
+  const stated = tokenCount(total);
+  return { promptTokens, completionTokens, totalTokens: stated !== null && stated >= promptTokens + completionTokens ? stated : promptTokens + completionTokens };
+}
+
 /** How a reply ended, as its producer saw it. */
 export interface ReplyOutcome {
   finishReason: string;

@@ -181,6 +181,24 @@ describe('usage: the meter, the request allowances and the limits', () => {
       expect(ledger.syncs - syncs, 'past an eighth of what was left (710 / 8): a sync at once').to.equal(2);
     });
 
+    it('counts only whole counts of tokens: a bad figure from a model adapter is dropped, never added or thrown', async () => {
+      const seen: number[] = [];
+      const clock = new TestClock();
+      const meter = meterOn(new CountingLedger(), clock, { onTokens: (_model, usage) => seen.push(usage.totalTokens) });
+      for (const bad of [
+        { promptTokens: -1000, completionTokens: -500, totalTokens: -1500 },
+        { promptTokens: 12.5, completionTokens: 1, totalTokens: 13.5 },
+        { promptTokens: Number.NaN, completionTokens: 1, totalTokens: 1 },
+        { promptTokens: 'abc' as unknown as number, completionTokens: 1, totalTokens: 1 },
+      ]) {
+        expect(() => meter.countTokens('alice', 'm', bad)).to.not.throw();
+      }
+      meter.countTokens('alice', 'm', { promptTokens: 2, completionTokens: 3, totalTokens: 5 });
+      expect(seen).to.deep.equal([5]);
+      const day = clock.now().toISOString().slice(0, 10);
+      expect((await meter.days('alice', day, day))[0]).to.include({ inputTokens: 2, outputTokens: 3 });
+    });
+
     it('reports every reply\'s tokens with its model (for /metrics)', () => {
       const seen: [string, number][] = [];
       const meter = meterOn(new CountingLedger(), new TestClock(), { onTokens: (model, usage) => seen.push([model, usage.totalTokens]) });

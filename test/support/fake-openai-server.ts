@@ -6,7 +6,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /** What the fake does with the next request(s). */
 export type FakeBehaviour =
   /** Answer (plain JSON, or SSE chunks when `stream: true`); the default. */
-  | { kind: 'reply'; text?: string; finishReason?: string }
+  | {
+      kind: 'reply';
+      text?: string;
+      finishReason?: unknown;
+      /** The usage it reports instead of its own count (any value: a server's bad counts). */
+      usage?: unknown;
+      /** The model name it gives instead of FAKE_MODEL. */
+      model?: unknown;
+      /** After `[DONE]`, the connection is held open (a server that does not end its body). */
+      holdOpen?: boolean;
+    }
+  /** Stream `pieces` content chunks, then only SSE comments (keep-alives) every `everyMs`, never the rest. */
+  | { kind: 'comments'; pieces: number; everyMs: number }
+  /** Stream these SSE data payloads as they are (each a `data:` line), then `[DONE]`. */
+  | { kind: 'raw'; data: string[] }
   /** Answer with this HTTP status and an OpenAI-style error body. */
   | { kind: 'fail'; status: number; code?: string; message?: string; headers?: Record<string, string> }
   /** Accept the request and never answer. */
@@ -99,19 +113,25 @@ async function handle(fake: FakeOpenAiServer, req: IncomingMessage, res: ServerR
   }
   const text = behaviour.kind === 'reply' && behaviour.text !== undefined ? behaviour.text : fakeAnswerTo(body);
   const finishReason = behaviour.kind === 'reply' ? (behaviour.finishReason ?? 'stop') : 'stop';
-  const usage = { prompt_tokens: 11, completion_tokens: piecesOf(text).length, total_tokens: 11 + piecesOf(text).length };
+  const counted = { prompt_tokens: 11, completion_tokens: piecesOf(text).length, total_tokens: 11 + piecesOf(text).length };
+  const usage = behaviour.kind === 'reply' && 'usage' in behaviour ? behaviour.usage : counted;
+  const model = behaviour.kind === 'reply' && 'model' in behaviour ? behaviour.model : FAKE_MODEL;
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
   const created = Math.floor(Date.now() / 1000);
+  if (behaviour.kind === 'raw') {
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+    return void res.end(`${behaviour.data.map((data) => `data: ${data}\n\n`).join('')}data: [DONE]\n\n`);
+  }
   if (!body.stream) {
     return json(res, 200, {
-      id, object: 'chat.completion', created, model: FAKE_MODEL, system_fingerprint: null,
+      id, object: 'chat.completion', created, model, system_fingerprint: null,
       choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: finishReason }],
       usage,
     });
   }
   const withUsage = body.stream_options?.include_usage === true;
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: FAKE_MODEL, system_fingerprint: null, choices, ...(withUsage ? { usage: null } : {}), ...extra })}\n\n`;
+    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices, ...(withUsage ? { usage: null } : {}), ...extra })}\n\n`;
   const delta = (content: string) => chunk([{ index: 0, delta: { content }, logprobs: null, finish_reason: null }]);
   // Each write is awaited, so a cut below comes after the pieces really left.
   const send = (data: string) => new Promise<void>((resolve) => res.write(data, () => resolve()));
@@ -126,12 +146,20 @@ async function handle(fake: FakeOpenAiServer, req: IncomingMessage, res: ServerR
   }
   if (behaviour.kind === 'cut') return void res.destroy();
   if (behaviour.kind === 'stall') return;
+  if (behaviour.kind === 'comments') {
+    while (!res.destroyed) {
+      await sleep(behaviour.everyMs);
+      if (!res.destroyed) await send(': keep-alive\n\n');
+    }
+    return;
+  }
   if (behaviour.kind === 'error-event') {
     res.end(`data: ${JSON.stringify({ error: { message: 'The model overloaded mid-answer.', type: 'server_error', param: null, code: 'overloaded' } })}\n\n`);
     return;
   }
   res.write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]));
   if (withUsage) res.write(chunk([], { usage }));
+  if (behaviour.kind === 'reply' && behaviour.holdOpen) return void res.write('data: [DONE]\n\n');
   res.end('data: [DONE]\n\n');
 }
 

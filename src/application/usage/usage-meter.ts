@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../../domain/reply.js';
+import { tokenUsage, type TokenUsage } from '../../domain/reply.js';
 import { addUsage, NO_USAGE, tokensOf, utcDay, type UsageCounts, type UsageDay } from '../../domain/usage.js';
 import type { Clock } from '../ports/clock.js';
 import type { UsageDelta, UsageLedger } from '../ports/usage-ledger.js';
@@ -59,7 +59,11 @@ export class UsageMeter implements UsageRecorder {
     this.add(userId, day, count, 0, 0, 0);
   }
 
-  countTokens(userId: string, model: string, usage: TokenUsage): void {
+  countTokens(userId: string, model: string, counted: TokenUsage): void {
+    // Whatever a model adapter passed on, only whole counts are added: one bad figure would poison
+    // the day's totals, the limits and every later sync of the ledger.
+    const usage = tokenUsage(counted.promptTokens, counted.completionTokens, counted.totalTokens);
+    if (!usage) return;
     const day = this.today();
     this.add(userId, day, 0, usage.promptTokens, usage.completionTokens, 0);
     this.options.onTokens?.(model, usage);

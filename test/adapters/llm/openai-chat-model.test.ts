@@ -186,6 +186,87 @@ describe('OpenAiChatModel', () => {
     expect(fake.requests).to.have.length(7);
   });
 
+  it("takes only whole counts of tokens from the server: a count negative, fractional, absurd, a string or missing a part is none", async () => {
+    const finishOf = async () => (await collect(model().stream(request))).chunks.at(-1);
+    for (const bad of [
+      { prompt_tokens: -1000, completion_tokens: -500, total_tokens: -1500 },
+      { prompt_tokens: 'abc', completion_tokens: null, total_tokens: 5 },
+      { total_tokens: 9 },
+      { prompt_tokens: 12.5, completion_tokens: 3, total_tokens: 15.5 },
+      { prompt_tokens: 1e20, completion_tokens: 3, total_tokens: 1e20 },
+      'lots',
+    ]) {
+      fake.queue = [{ kind: 'reply', usage: bad }, { kind: 'reply', usage: bad }];
+      expect((await model().complete(request)).usage, JSON.stringify(bad)).to.equal(null);
+      expect(await finishOf(), JSON.stringify(bad)).to.deep.include({ type: 'finish', usage: null });
+    }
+    fake.queue = [{ kind: 'reply', usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 4 } }];
+    expect((await model().complete(request)).usage).to.deep.equal({ promptTokens: 7, completionTokens: 3, totalTokens: 10 });
+  });
+
+  it("keeps the server's model name and finish reason only as printable, bounded words", async () => {
+    fake.queue = [{ kind: 'reply', model: 'bad\u0000model\u001b', finishReason: 'st\u0000op' }];
+    const finish = (await collect(model().stream(request))).chunks.at(-1);
+    expect(finish).to.deep.include({ type: 'finish', model: 'badmodel', finishReason: 'stop' });
+    fake.queue = [{ kind: 'reply', model: 42, finishReason: 'x'.repeat(5000) }];
+    expect(await model().complete(request)).to.deep.include({ model: FAKE_MODEL, finishReason: 'stop' });
+    fake.queue = [{ kind: 'reply', finishReason: 'Content_Filter' }];
+    expect((await model().complete(request)).finishReason).to.equal('content_filter');
+  });
+
+  it('an answer that is not a chat completion (null, content that is not text) is a ChatModelFailedError saying so', async () => {
+    for (const data of [['null'], [JSON.stringify({ choices: [{ index: 0, delta: { content: 12345 }, finish_reason: null }] })]]) {
+      fake.queue = [{ kind: 'raw', data }];
+      const { error } = await collect(model().stream(request));
+      expect(error, data[0]).to.be.instanceOf(ChatModelFailedError);
+      expect((error as Error).message).to.equal('the language model sent an answer that is not a chat completion');
+    }
+  });
+
+  it('a stream whose server holds the connection open after [DONE] finishes all the same, at once', async () => {
+    fake.queue = [{ kind: 'reply', text: 'All done.', holdOpen: true }];
+    const started = Date.now();
+    const { chunks, error } = await collect(model({ timeoutMs: 5000 }).stream(request));
+    expect(error).to.equal(null);
+    expect(text(chunks)).to.equal('All done.');
+    expect(chunks.at(-1)).to.deep.include({ type: 'finish', finishReason: 'stop' });
+    expect(Date.now() - started).to.be.below(2000);
+  });
+
+  it('keep-alive comments are no sign of life: a model that sends only them times out', async () => {
+    fake.queue = [{ kind: 'comments', pieces: 2, everyMs: 50 }];
+    const { chunks, error } = await collect(model({ timeoutMs: 300 }).stream(request));
+    expect(error).to.be.instanceOf(ChatModelTimedOutError);
+    expect(text(chunks)).to.equal('You said:');
+  });
+
+  it('a Retry-After longer than the call may last is not waited for: the answer is the error, at once, plain or streamed', async () => {
+    for (const headers of [{ 'retry-after': '86400' }, { 'retry-after-ms': '30000' }] as Record<string, string>[]) {
+      fake.queue = [{ kind: 'fail', status: 429, headers }, { kind: 'fail', status: 429, headers }];
+      const started = Date.now();
+      const plain = await model({ maxRetries: 2, timeoutMs: 2000 }).complete(request).catch((e: unknown) => e);
+      const streamed = (await collect(model({ maxRetries: 2, timeoutMs: 2000 }).stream(request))).error;
+      for (const error of [plain, streamed]) {
+        expect(error).to.be.instanceOf(ChatModelFailedError);
+        expect((error as Error).message).to.include('429');
+      }
+      expect(Date.now() - started).to.be.below(1500);
+    }
+    expect(fake.requests).to.have.length(4);
+  });
+
+  it('a stop during a retry the server asked for ends the call at once (the SDK sleeps without looking at its signal)', async () => {
+    fake.queue = [{ kind: 'fail', status: 503, headers: { 'retry-after': '1.5' } }];
+    const controller = new AbortController();
+    const pending = collect(model({ maxRetries: 1, timeoutMs: 5000 }).stream(request, controller.signal));
+    while (fake.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const stoppedAt = Date.now();
+    controller.abort(new Error('stopped'));
+    const { error } = await pending;
+    expect((error as Error).message).to.equal('stopped');
+    expect(Date.now() - stoppedAt).to.be.below(500);
+  });
+
   it('aborting mid-stream closes the upstream connection at once', async () => {
     fake.fallback = { kind: 'stall', pieces: 1 };
     const controller = new AbortController();

@@ -2,9 +2,10 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import OpenAI, { APIError } from 'openai';
 import type { ChatChunk, ChatModel, ChatReply, ChatRequest, TokenUsage } from '../../../application/ports/chat-model.js';
 import { systemPromptFor } from '../../../domain/persona.js';
+import { tokenUsage } from '../../../domain/reply.js';
 import { ChatModelFailedError } from '../../../domain/errors.js';
-import { storableText } from '../../../domain/text.js';
-import { UpstreamCall } from './upstream-call.js';
+import { storableText, truncateCodePoints } from '../../../domain/text.js';
+import { fetchWithinDeadline, UpstreamCall } from './upstream-call.js';
 
 import { OPENAI_BASE_URL } from './openai-base-url.js';
 
@@ -47,6 +48,7 @@ export class OpenAiChatModel implements ChatModel {
       timeout: this.timeoutMs,
       maxRetries: options.maxRetries ?? 2,
       logLevel: 'off', // its console lines would break our JSON logs; failures reach us as errors
+      fetch: fetchWithinDeadline(this.timeoutMs),
       // A model's API answers, it does not redirect. Without these, fetch (the Fetch standard, which
       // undici follows) clones every request before sending it, teeing its body into two streams.
       fetchOptions: { redirect: 'error', window: null },
@@ -65,16 +67,19 @@ export class OpenAiChatModel implements ChatModel {
     const call = new UpstreamCall(signal, this.timeoutMs, this.host);
     try {
       call.throwIfAborted();
-      const completion = await this.client.chat.completions.create(
-        { model: this.name, messages: messagesFor(request), ...this.settingsFor(request), stream: false },
-        { signal: call.signal },
+      const completion = await call.bounded(
+        this.client.chat.completions.create(
+          { model: this.name, messages: messagesFor(request), ...this.settingsFor(request), stream: false },
+          { signal: call.signal },
+        ),
       );
+      if (!isObject(completion)) throw notACompletion();
       const choice = completion.choices?.[0];
       if (!choice) throw new ChatModelFailedError('the language model answered without a reply');
       return {
-        text: storableText(choice.message?.content ?? ''),
-        finishReason: choice.finish_reason ?? 'stop',
-        model: completion.model || this.name,
+        text: storableText(contentOf(choice.message?.content)),
+        finishReason: finishReasonOf(choice.finish_reason) ?? 'stop',
+        model: modelNameOf(completion.model) ?? this.name,
         usage: usageOf(completion.usage),
       };
     } catch (error) {
@@ -91,12 +96,14 @@ export class OpenAiChatModel implements ChatModel {
       // The SDK makes, authenticates and retries the request and turns an error status into its error;
       // the answer's events are read here, with eventsource-parser, as they come off the socket
       // (the SDK's own reader costs a thousand concurrent streams a tenth of their CPU time more).
-      const response = await this.client.chat.completions
-        .create(
-          { model: this.name, messages: messagesFor(request), ...this.settingsFor(request), stream: true, stream_options: { include_usage: true } },
-          { signal: call.signal },
-        )
-        .asResponse();
+      const response = await call.bounded(
+        this.client.chat.completions
+          .create(
+            { model: this.name, messages: messagesFor(request), ...this.settingsFor(request), stream: true, stream_options: { include_usage: true } },
+            { signal: call.signal },
+          )
+          .asResponse(),
+      );
       let finishReason: string | null = null;
       let model = this.name;
       let usage: TokenUsage | null = null;
@@ -109,23 +116,33 @@ export class OpenAiChatModel implements ChatModel {
       const parser = createParser({ onEvent: (event) => events.push(event) });
       const decoder = new TextDecoder();
       let ended = false;
-      // Read to the end of the body even after `[DONE]`, so the connection is left whole for the next request.
-      for await (const bytes of (response.body ?? []) as AsyncIterable<Uint8Array>) {
-        call.restart();
-        if (ended) continue;
-        parser.feed(decoder.decode(bytes, { stream: true }));
-        for (const event of events.splice(0)) {
-          if (ended || (ended = event.data.startsWith('[DONE]'))) continue;
-          const chunk = completionChunk(event, response);
-          if (chunk.model) model = chunk.model;
-          usage = usageOf(chunk.usage) ?? usage;
-          const choice = chunk.choices?.[0];
-          if (choice?.finish_reason) finishReason = choice.finish_reason;
-          const piece = held + (choice?.delta?.content ?? '');
-          held = /[\uD800-\uDBFF]$/.test(piece) ? piece.slice(-1) : '';
-          const text = storableText(piece.slice(0, piece.length - held.length));
-          if (text) yield { type: 'delta', text };
+      try {
+        // The body is read to its end even after `[DONE]`, so that the connection is left whole for the
+        // next request; a server that keeps it open past `[DONE]` is given a moment (call.ending).
+        for await (const bytes of (response.body ?? []) as AsyncIterable<Uint8Array>) {
+          if (ended) continue;
+          parser.feed(decoder.decode(bytes, { stream: true }));
+          // Only events count as signs of life: comments alone (keep-alives) do not hold a silent model open.
+          if (events.length > 0) call.restart();
+          for (const event of events.splice(0)) {
+            if (ended) continue;
+            if ((ended = event.data.startsWith('[DONE]'))) {
+              call.ending();
+              continue;
+            }
+            const chunk = completionChunk(event, response);
+            model = modelNameOf(chunk.model) ?? model;
+            usage = usageOf(chunk.usage) ?? usage;
+            const choice = chunk.choices?.[0];
+            finishReason = finishReasonOf(choice?.finish_reason) ?? finishReason;
+            const piece = held + contentOf(choice?.delta?.content);
+            held = /[\uD800-\uDBFF]$/.test(piece) ? piece.slice(-1) : '';
+            const text = storableText(piece.slice(0, piece.length - held.length));
+            if (text) yield { type: 'delta', text };
+          }
         }
+      } catch (error) {
+        if (!(ended && call.endedEarly)) throw error;
       }
       if (held) yield { type: 'delta', text: storableText(held) };
       call.throwIfStopped();
@@ -142,9 +159,40 @@ export class OpenAiChatModel implements ChatModel {
 /** One event of a streamed chat completion, as OpenAI's SDK reads it: a chunk, or an error that ends the answer. */
 function completionChunk(event: EventSourceMessage, response: Response): OpenAI.Chat.Completions.ChatCompletionChunk {
   const data = JSON.parse(event.data) as OpenAI.Chat.Completions.ChatCompletionChunk & { error?: object; message?: string };
+  if (!isObject(data)) throw notACompletion();
   if (event.event === 'error') throw new APIError(undefined, data.error, data.message, undefined);
-  if (data?.error) throw new APIError(undefined, data.error, undefined, response.headers);
+  if (data.error) throw new APIError(undefined, data.error, undefined, response.headers);
   return data;
+}
+
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const notACompletion = () => new ChatModelFailedError('the language model sent an answer that is not a chat completion');
+
+/** A message's or a delta's text: a string, or nothing; anything else is not OpenAI's answer. */
+function contentOf(content: unknown): string {
+  if (content === null || content === undefined) return '';
+  if (typeof content !== 'string') throw notACompletion();
+  return content;
+}
+
+/** The name the server gives its model, stored with the reply: printable and bounded, else none. */
+function modelNameOf(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const name = storableText(value.replace(/\p{Cc}+/gu, '')).trim();
+  return name === '' ? null : truncateCodePoints(name, MAX_MODEL_NAME);
+}
+
+const MAX_MODEL_NAME = 200;
+
+/**
+ * Why the answer ended, when it says: OpenAI's reasons are short words (stop, length,
+ * content_filter, tool_calls), and so are other servers'; anything else is a plain stop.
+ */
+function finishReasonOf(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  const reason = typeof value === 'string' ? value.toLowerCase() : '';
+  return /^[a-z][a-z_]{0,31}$/.test(reason) ? reason : 'stop';
 }
 
 /** The persona as the system message, then the bounded history, then the new message. */
@@ -162,7 +210,8 @@ function limitOf(maxTokens: number | undefined, baseURL: string): { max_tokens: 
   return baseURL === OPENAI_BASE_URL ? { max_completion_tokens: maxTokens } : { max_tokens: maxTokens };
 }
 
+/** The server's count, when it is one (domain/reply.ts tokenUsage): a bad count is none, and the reply is estimated. */
 function usageOf(usage: OpenAI.CompletionUsage | null | undefined): TokenUsage | null {
-  if (!usage || typeof usage.total_tokens !== 'number') return null;
-  return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, totalTokens: usage.total_tokens };
+  if (typeof usage !== 'object' || usage === null) return null;
+  return tokenUsage(usage.prompt_tokens, usage.completion_tokens, usage.total_tokens);
 }

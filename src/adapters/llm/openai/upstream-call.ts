@@ -14,6 +14,8 @@ export class UpstreamCall {
   private readonly aborter = new AbortController();
   private timer: NodeJS.Timeout;
   private timedOut = false;
+  /** The answer was whole (`[DONE]`) and its body was then cut, not waited for any longer (`ending`). */
+  endedEarly = false;
   // One controller, which the caller's abort is passed on to, rather than AbortSignal.any over two:
   // a signal fewer per call, and none of the weak references any() keeps for its sources.
   private readonly onCallerAbort = () => this.aborter.abort(this.callerSignal!.reason);
@@ -37,6 +39,35 @@ export class UpstreamCall {
   /** A new chunk arrived: the wait for the next one starts over. */
   restart(): void {
     this.timer.refresh();
+  }
+
+  /**
+   * `pending`, or this call's abort (the caller's stop, or the deadline), whichever comes first:
+   * the SDK sleeps out a server's Retry-After without looking at the signal.
+   */
+  bounded<T>(pending: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        pending.catch(() => undefined);
+        reject(this.signal.reason ?? new Error('The operation was aborted'));
+      };
+      if (this.signal.aborted) return onAbort();
+      this.signal.addEventListener('abort', onAbort, { once: true });
+      void pending.then(resolve, reject).finally(() => this.signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  /**
+   * The answer is whole (`[DONE]`): its body is read on to its end, so the connection can serve
+   * again, but for a moment only; a server that holds it open past that is cut off, and that
+   * is no failure (`endedEarly`).
+   */
+  ending(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.endedEarly = true;
+      this.aborter.abort();
+    }, Math.min(END_GRACE_MS, this.timeoutMs));
   }
 
   /** The SDK ends a stream quietly when it is aborted; this turns that quiet end into the error it is. */
@@ -78,6 +109,34 @@ export class UpstreamCall {
     this.timedOut = true;
     this.aborter.abort();
   }
+}
+
+/** How long a body may stay open after its answer's `[DONE]`. */
+const END_GRACE_MS = 200;
+
+/**
+ * The SDK's fetch, with a bound on how long a server may ask it to wait before a retry: the SDK
+ * sleeps out any Retry-After (a day, if a server says so). A wait longer than the call may last is
+ * not waited for; the server's answer (a 429, say) is the call's, at once.
+ */
+export function fetchWithinDeadline(timeoutMs: number): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (response.ok || retryAfterMs(response.headers) <= timeoutMs) return response;
+    const headers = new Headers(response.headers);
+    headers.set('x-should-retry', 'false');
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+}
+
+/** The wait a server asks for (`retry-after-ms`, or `retry-after` in seconds or as a date), as the SDK reads it; 0 when none. */
+function retryAfterMs(headers: Headers): number {
+  const ms = parseFloat(headers.get('retry-after-ms') ?? '');
+  if (!Number.isNaN(ms)) return ms;
+  const after = headers.get('retry-after');
+  if (after === null) return 0;
+  const seconds = parseFloat(after);
+  return Number.isNaN(seconds) ? Date.parse(after) - Date.now() || 0 : seconds * 1000;
 }
 
 /** An error's causes, nearest first (a few at most). */
