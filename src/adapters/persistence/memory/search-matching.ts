@@ -19,7 +19,7 @@ interface Prepared {
 
 interface Analysis {
   tokens: Token[];
-  /** Positions of each lexeme. */
+  /** Positions of each lexeme, ascending. */
   positions: Map<string, number[]>;
   lower: string;
 }
@@ -88,8 +88,21 @@ function matches(p: Prepared, text: Analysis): boolean {
   // A phrase: its lexemes at the same distances from each other as in the phrase (stop words count).
   const [first, ...others] = p.lexemes;
   return (text.positions.get(first!.lexeme) ?? []).some((start) =>
-    others.every((l) => text.positions.get(l.lexeme)?.includes(start + l.at - first!.at)),
+    others.every((l) => includesSorted(text.positions.get(l.lexeme), start + l.at - first!.at)),
   );
+}
+
+/** Whether ascending `list` holds `value` (a binary search: a long text repeats its words thousands of times). */
+function includesSorted(list: number[] | undefined, value: number): boolean {
+  if (!list) return false;
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (list[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return list[low] === value;
 }
 
 /** A message's analysis, kept as long as the message object lives (a changed text is a new object). */
@@ -102,7 +115,10 @@ function analysisOf(analyzer: TextAnalyzer): (message: Message) => Analysis {
       const tokens = analyzer.tokens(message.text);
       const positions = new Map<string, number[]>();
       tokens.forEach((t, at) => {
-        if (t.lexeme !== null) positions.set(t.lexeme, [...(positions.get(t.lexeme) ?? []), at]);
+        if (t.lexeme === null) return;
+        const found = positions.get(t.lexeme);
+        if (found) found.push(at);
+        else positions.set(t.lexeme, [at]);
       });
       analysis = { tokens, positions, lower: message.text.toLowerCase() };
       cache.set(message, analysis);
