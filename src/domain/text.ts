@@ -29,6 +29,24 @@ export function truncateCodePoints(text: string, max: number): string {
   return text.slice(0, end);
 }
 
+/**
+ * Compares by code point, as PostgreSQL's "C" collation orders UTF-8 (JavaScript's `<` compares
+ * UTF-16 units, which puts U+FF01 after U+1F600). At the first unit that differs, surrogates are
+ * moved above the rest of the BMP; before it, the two strings are the same.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const shared = Math.min(a.length, b.length);
+  for (let i = 0; i < shared; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return x >= 0xd800 && y >= 0xd800 ? codePointRank(x) - codePointRank(y) : x - y;
+  }
+  return a.length - b.length;
+}
+
+/** A unit from U+D800 up, placed as its code point sorts: a surrogate (a code point past U+FFFF) after U+E000..U+FFFF. */
+const codePointRank = (unit: number) => (unit >= 0xe000 ? unit - 0x800 : unit + 0x2000);
+
 const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
 const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
 

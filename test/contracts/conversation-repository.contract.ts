@@ -59,6 +59,24 @@ export function conversationRepositoryContract(make: MakeStore): void {
       expect(second.items[0]!.lastMessageAt?.toISOString()).to.equal(times[0]);
     });
 
+    it('orders conversations active at the same moment by id, descending by code point (as PostgreSQL\'s "C" collation), in pages', async () => {
+      const userId = uid('user');
+      // UTF-16 units would put U+FF01 after U+1F600 (a surrogate pair); code points put it before.
+      const [fullwidth, emoji] = [`k-\uFF01-${userId}`, `k-😀-${userId}`];
+      const when = at('2099-05-01T00:00:00.000Z');
+      await store.run(async (r) => {
+        for (const id of [fullwidth, emoji]) {
+          const conversation = Conversation.create({ conversationId: id, userId, createdAt: when });
+          await r.messages.append(conversation, [aMessage(conversation, { text: 'hello', createdAt: when })]);
+        }
+      });
+      const listed = await store.run((r) => r.conversations.listByUser(userId, 10, null, false));
+      expect(listed.items.map((s) => s.conversation.conversationId)).to.deep.equal([emoji, fullwidth]);
+      const first = await store.run((r) => r.conversations.listByUser(userId, 1, null, false));
+      const second = await store.run((r) => r.conversations.listByUser(userId, 1, first.next, false));
+      expect(second.items.map((s) => s.conversation.conversationId)).to.deep.equal([fullwidth]);
+    });
+
     it('titles a conversation by its latest session title', async () => {
       const conversation = aConversation();
       await stored(conversation);

@@ -5,7 +5,7 @@ import { assertClientId } from '../../src/domain/ids.js';
 import { Message } from '../../src/domain/message.js';
 import { assertMetadata } from '../../src/domain/metadata.js';
 import { Session } from '../../src/domain/session.js';
-import { codePointLength, hasUnstorableCharacters, storableText, truncateCodePoints, UNSTORABLE_RULE, utf8Length } from '../../src/domain/text.js';
+import { codePointLength, compareCodePoints, hasUnstorableCharacters, storableText, truncateCodePoints, UNSTORABLE_RULE, utf8Length } from '../../src/domain/text.js';
 import { aConversation, aMessage, aSession, at } from '../support/builders.js';
 
 describe('domain', () => {
@@ -35,6 +35,20 @@ describe('domain', () => {
     for (const text of ['', 'ascii', 'é', '€', '😀', 'a😀b€c', '\uD800', 'x\uDC00y', '\uD800\uD800\uDC00', JSON.stringify({ note: 'naïve 😀' })]) {
       expect(utf8Length(text), JSON.stringify(text)).to.equal(new TextEncoder().encode(text).length);
     }
+  });
+
+  describe('code-point order', () => {
+    it('orders strings as their code points do (PostgreSQL\'s "C" collation), not as their UTF-16 units', () => {
+      const strings = ['a', 'a😀', 'a\uFF01', 'a\uE000', 'a\uD7FF', 'ab', '', 'a😀b', 'a\uFFFF', 'a𐀀', 'é', 'Z'];
+      const byPoints = (x: string, y: string) => {
+        const [p, q] = [Array.from(x, (c) => c.codePointAt(0)!), Array.from(y, (c) => c.codePointAt(0)!)];
+        for (let i = 0; i < Math.min(p.length, q.length); i++) if (p[i] !== q[i]) return p[i]! - q[i]!;
+        return p.length - q.length;
+      };
+      for (const x of strings) for (const y of strings) expect(Math.sign(compareCodePoints(x, y)), `${x} ${y}`).to.equal(Math.sign(byPoints(x, y)));
+      expect(compareCodePoints('k-\uFF01', 'k-😀')).to.be.below(0); // where '<' says the opposite
+      expect('k-\uFF01' < 'k-😀').to.equal(false);
+    });
   });
 
   describe('text no store can keep', () => {

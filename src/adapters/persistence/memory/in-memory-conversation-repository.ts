@@ -1,15 +1,16 @@
 import type { ConversationPage, ConversationPosition, ConversationRepository, ConversationSummary, Deleted, Expiry } from '../../../application/ports/conversation-repository.js';
 import { shownTitle, type Conversation, type ConversationChanges, type TitleSource } from '../../../domain/conversation.js';
+import { compareCodePoints } from '../../../domain/text.js';
 import { User } from '../../../domain/user.js';
 import { dropConversation } from './memory-bound.js';
 import type { MemoryStore, StoredConversation } from './memory-store.js';
 import type { UndoLog } from './undo-log.js';
 
-/** Pinned first, then most recently active; ties by conversation id, descending. */
+/** Pinned first, then most recently active; ties by conversation id, descending (by code point, as PostgreSQL's "C" collation). */
 function comesBefore(a: ConversationPosition, b: ConversationPosition): boolean {
   if (a.pinned !== b.pinned) return a.pinned;
   const byTime = b.activeAt.getTime() - a.activeAt.getTime();
-  return byTime < 0 || (byTime === 0 && a.conversationId > b.conversationId);
+  return byTime < 0 || (byTime === 0 && compareCodePoints(a.conversationId, b.conversationId) > 0);
 }
 
 const positionOf = (s: StoredConversation): ConversationPosition => ({ pinned: s.pinned, activeAt: s.activeAt, conversationId: s.conversation.conversationId });

@@ -1,5 +1,6 @@
 import type { MessageSearch, SearchHit, SearchPage, SearchPosition, SearchRequest, SearchStage } from '../../../application/ports/message-search.js';
 import type { Message } from '../../../domain/message.js';
+import { compareCodePoints } from '../../../domain/text.js';
 import { conversationTitleIn } from './in-memory-conversation-repository.js';
 import type { MemoryStore, StoredConversation } from './memory-store.js';
 import { compileQuery, type Scored } from './search-matching.js';
@@ -75,16 +76,5 @@ const positionOf = (hit: Scored & { message: Message; stage: SearchStage }): Sea
 
 /** The results' one order: rank, then recency, then id, all descending (ids by code point, as PostgreSQL's "C" collation). */
 function compare(a: SearchPosition, b: SearchPosition): number {
-  return b.rank - a.rank || b.createdAt.getTime() - a.createdAt.getTime() || byCodePoint(b.messageId, a.messageId);
-}
-
-function byCodePoint(a: string, b: string): number {
-  if (a === b) return 0;
-  const x = Array.from(a);
-  const y = Array.from(b);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
+  return b.rank - a.rank || b.createdAt.getTime() - a.createdAt.getTime() || compareCodePoints(b.messageId, a.messageId);
 }
