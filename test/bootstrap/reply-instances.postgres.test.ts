@@ -72,6 +72,12 @@ describe('durable replies across service processes on one PostgreSQL database', 
     expect(resumedDone.json).to.deep.equal(originalDone.json);
     expect(wholeDone.json).to.deep.equal(originalDone.json);
     expect([resumedDone.id, wholeDone.id]).to.deep.equal([String(codePoints(text)), String(codePoints(text))]);
+    // The first turn names its conversation: every stream of it says so before `done`, on either instance.
+    const titles = [original, resumed, whole].map((stream) => stream.events.filter((e) => e.event === 'title').map((e) => e.json));
+    expect(titles[0]).to.deep.equal([{ conversation_id: who.conversation_id, title: 'go', title_source: 'first_message' }]);
+    expect(titles[1]).to.deep.equal(titles[0]);
+    expect(titles[2]).to.deep.equal(titles[0]);
+    expect([resumed, whole].map((stream) => stream.events.at(-2)?.event)).to.deep.equal(['title', 'title']);
   });
 
   it('a reply produced on the first is stopped from the second: every stream ends with "cancelled"', async () => {

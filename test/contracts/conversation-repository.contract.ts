@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Conversation } from '../../src/domain/conversation.js';
+import { Message } from '../../src/domain/message.js';
 import { aConversation, aMessage, aSession, at } from '../support/builders.js';
 import { uid } from '../support/ids.js';
 import { claimed, type MakeStore, withStore } from './store-fixture.js';
@@ -75,6 +76,23 @@ export function conversationRepositoryContract(make: MakeStore): void {
       const first = await store.run((r) => r.conversations.listByUser(userId, 1, null, false));
       const second = await store.run((r) => r.conversations.listByUser(userId, 1, first.next, false));
       expect(second.items.map((s) => s.conversation.conversationId)).to.deep.equal([fullwidth]);
+    });
+
+    it('says which reply named a conversation, with its title, until its user renames it', async () => {
+      const conversation = aConversation();
+      const question = aMessage(conversation);
+      const reply = Message.create({ messageId: uid('reply'), conversationId: conversation.conversationId, userId: conversation.userId, role: 'assistant', text: '', createdAt: new Date(question.createdAt.getTime() + 1), metadata: {}, replyTo: question.messageId, parentId: question.messageId, status: 'in_progress', progressAt: new Date() });
+      await store.run((r) => r.replies.begin({ conversation, userMessage: question, reply, historyLimit: 5 }));
+      const key = { conversationId: conversation.conversationId, replyId: reply.messageId };
+      const other = { conversationId: conversation.conversationId, replyId: uid('reply') };
+      expect([...(await store.run((r) => r.conversations.namedBy([key])))]).to.deep.equal([]);
+      await store.run((r) => r.replies.finish(reply.with({ text: 'Hello', status: 'completed', progressAt: null, finishReason: 'stop' }), new Date(), { title: 'Trip plans', source: 'first_message' }));
+      expect([...(await store.run((r) => r.conversations.namedBy([key, other])))]).to.deep.equal([[reply.messageId, { title: 'Trip plans', source: 'first_message' }]]);
+      await store.run((r) => r.conversations.nameUnlessUserDid(conversation.conversationId, 'A trip to Rome', 'generated'));
+      expect((await store.run((r) => r.conversations.namedBy([key]))).get(reply.messageId)).to.deep.equal({ title: 'A trip to Rome', source: 'generated' });
+      await store.run((r) => r.conversations.update(conversation.conversationId, conversation.userId, { title: 'Mine' }));
+      expect([...(await store.run((r) => r.conversations.namedBy([key])))]).to.deep.equal([]);
+      expect([...(await store.run((r) => r.conversations.namedBy([])))]).to.deep.equal([]);
     });
 
     it('titles a conversation by its latest session title', async () => {

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { ConversationName } from '../../application/ports/reply-repository.js';
 import type { StoredReplies } from '../../application/ports/stored-replies.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import type { Message } from '../../domain/message.js';
@@ -15,18 +16,25 @@ const MAX_BATCH = 500;
  */
 export class BatchedStoredReplies implements StoredReplies {
   private readonly loader: DataLoader<string, Message | null>;
+  private readonly names: DataLoader<{ conversationId: string; replyId: string }, ConversationName | null>;
 
   constructor(store: UnitOfWork) {
-    this.loader = new DataLoader(
-      async (ids) => {
-        const found = new Map((await store.run((r) => r.messages.findByIds(ids), { atomic: false })).map((message) => [message.messageId, message]));
-        return ids.map((id) => found.get(id) ?? null);
-      },
-      { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
-    );
+    const batching = { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch: () => void) => setImmediate(dispatch) } as const;
+    this.loader = new DataLoader(async (ids) => {
+      const found = new Map((await store.run((r) => r.messages.findByIds(ids), { atomic: false })).map((message) => [message.messageId, message]));
+      return ids.map((id) => found.get(id) ?? null);
+    }, batching);
+    this.names = new DataLoader(async (replies) => {
+      const named = await store.run((r) => r.conversations.namedBy(replies), { atomic: false });
+      return replies.map((reply) => named.get(reply.replyId) ?? null);
+    }, batching);
   }
 
   read(replyId: string): Promise<Message | null> {
     return this.loader.load(replyId);
+  }
+
+  namedBy(reply: Message): Promise<ConversationName | null> {
+    return this.names.load({ conversationId: reply.conversationId, replyId: reply.messageId });
   }
 }

@@ -1,4 +1,5 @@
 import type { Conversation, ConversationChanges, TitleSource } from '../../domain/conversation.js';
+import type { ConversationName } from './reply-repository.js';
 
 /** A conversation as its owner sees it in a list or by itself. */
 export interface ConversationSummary {
@@ -54,6 +55,12 @@ export interface ConversationRepository {
   update(conversationId: string, userId: string, changes: ConversationChanges): Promise<ConversationSummary | null>;
   /** Names the conversation unless its user did (a generated title replaces one made from the first message). */
   nameUnlessUserDid(conversationId: string, title: string, source: TitleSource): Promise<boolean>;
+  /**
+   * Of each reply (conversation and reply ids), the title of its conversation when that reply
+   * named it (ReplyRepository.finish) and its user has not renamed it since: what the end of a
+   * first turn's stream shows on every instance. Absent from the map: not named by that reply.
+   */
+  namedBy(replies: readonly { conversationId: string; replyId: string }[]): Promise<Map<string, ConversationName>>;
   /** Deletes the conversation of `userId` with its messages and sessions; zeros when unknown or another user's. */
   deleteOwned(conversationId: string, userId: string): Promise<Deleted>;
   /** Deletes everything of a user: their conversations (with messages and sessions) and the user. */

@@ -1,4 +1,5 @@
 import type { Message } from '../../domain/message.js';
+import type { ConversationName } from './reply-repository.js';
 
 /**
  * Replies as the store holds them now, read by id, for followers of replies produced elsewhere:
@@ -6,4 +7,6 @@ import type { Message } from '../../domain/message.js';
  */
 export interface StoredReplies {
   read(replyId: string): Promise<Message | null>;
+  /** The title of the reply's conversation when this reply named it (ConversationRepository.namedBy), else null. */
+  namedBy(reply: Message): Promise<ConversationName | null>;
 }

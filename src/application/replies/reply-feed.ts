@@ -128,8 +128,14 @@ export class ReplyFeed {
           position = length;
           yield { type: 'text', text, position };
         }
-        // The end carries the reply's total, even to a listener that claimed to stand past it.
-        if (reply.status === 'completed') return yield { type: 'end', message: reply, finishReason: reply.finishReason ?? 'stop', ...failureOf(reply), position: length };
+        if (reply.status === 'completed') {
+          // As from its producer, a reply followed while it was written says so before its end when it named
+          // its conversation (a replay of a finished one does not, wherever it is asked for).
+          const name = first.status === 'in_progress' ? await this.stored.namedBy(reply).catch(() => null) : null;
+          if (name) yield { type: 'title', conversationId: reply.conversationId, title: name.title, titleSource: name.source, position: length };
+          // The end carries the reply's total, even to a listener that claimed to stand past it.
+          return yield { type: 'end', message: reply, finishReason: reply.finishReason ?? 'stop', ...failureOf(reply), position: length };
+        }
         for (let text = pieces.take(position); text !== ''; text = pieces.take(position)) {
           position += replyLength(text);
           yield { type: 'text', text, position };

@@ -1,4 +1,5 @@
 import type { ConversationPage, ConversationPosition, ConversationRepository, ConversationSummary, Deleted, Expiry } from '../../../application/ports/conversation-repository.js';
+import type { ConversationName } from '../../../application/ports/reply-repository.js';
 import { shownTitle, type Conversation, type ConversationChanges, type TitleSource } from '../../../domain/conversation.js';
 import { compareCodePoints } from '../../../domain/text.js';
 import { User } from '../../../domain/user.js';
@@ -82,9 +83,19 @@ export class InMemoryConversationRepository implements ConversationRepository {
   }
 
   /** For the memory store's own use: a title for a conversation without one (with its first finished reply). */
-  nameIfUntitled(conversationId: string, title: string, source: TitleSource): void {
+  /** Names the conversation with its first finished reply, `replyId` (ReplyRepository.finish), when nothing named it yet. */
+  nameIfUntitled(conversationId: string, title: string, source: TitleSource, replyId: string): void {
     const stored = this.store.conversations.get(conversationId);
-    if (stored && stored.titleSource === null) this.name(stored, title, source);
+    if (stored && stored.titleSource === null) this.name(stored, title, source, replyId);
+  }
+
+  async namedBy(replies: readonly { conversationId: string; replyId: string }[]): Promise<Map<string, ConversationName>> {
+    const named = new Map<string, ConversationName>();
+    for (const { conversationId, replyId } of replies) {
+      const stored = this.store.conversations.get(conversationId);
+      if (stored?.titledBy === replyId && stored.title !== null && stored.titleSource !== null && stored.titleSource !== 'user') named.set(replyId, { title: stored.title, source: stored.titleSource });
+    }
+    return named;
   }
 
   async deleteOwned(conversationId: string, userId: string): Promise<Deleted> {
@@ -138,10 +149,11 @@ export class InMemoryConversationRepository implements ConversationRepository {
     return counts;
   }
 
-  private name(stored: StoredConversation, title: string, source: TitleSource): void {
-    const previous = { title: stored.title, titleSource: stored.titleSource };
+  private name(stored: StoredConversation, title: string, source: TitleSource, replyId?: string): void {
+    const previous = { title: stored.title, titleSource: stored.titleSource, titledBy: stored.titledBy ?? null };
     stored.title = title;
     stored.titleSource = source;
+    if (replyId !== undefined) stored.titledBy = replyId;
     this.undo.record(() => Object.assign(stored, previous));
   }
 

@@ -104,7 +104,7 @@ export class InMemoryReplyRepository implements ReplyRepository {
       entry.message = reply.with({ status: 'completed', progressAt: null, parentId: entry.message.parentId });
       const conversation = this.store.conversations.get(reply.conversationId);
       if (conversation && conversation.activeAt < at) conversation.activeAt = at;
-      if (name) new InMemoryConversationRepository(this.store, this.undo).nameIfUntitled(reply.conversationId, name.title, name.source);
+      if (name) new InMemoryConversationRepository(this.store, this.undo).nameIfUntitled(reply.conversationId, name.title, name.source, reply.messageId);
     }
     return this.store.messages.get(reply.messageId)?.message ?? null;
   }

@@ -20,6 +20,8 @@ export interface StoredConversation {
   headId: string | null;
   title: string | null;
   titleSource: TitleSource | null;
+  /** The reply that named it (ReplyRepository.finish), if one did. */
+  titledBy?: string | null;
   pinned: boolean;
   archived: boolean;
 }

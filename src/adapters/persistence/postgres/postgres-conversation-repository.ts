@@ -1,6 +1,7 @@
 import type { ConversationPage, ConversationPosition, ConversationRepository, ConversationSummary, Deleted, Expiry } from '../../../application/ports/conversation-repository.js';
+import type { ConversationName } from '../../../application/ports/reply-repository.js';
 import { shownTitle, TITLE_SOURCE_PREFIX, type Conversation, type ConversationChanges, type TitleSource } from '../../../domain/conversation.js';
-import { toConversation, toDate, type ConversationRow, type Timestamp } from './rows.js';
+import { textArray, toConversation, toDate, type ConversationRow, type Timestamp } from './rows.js';
 import { empty, sql, type Sql, type Statements } from './statements.js';
 
 type SummaryRow = ConversationRow & {
@@ -69,6 +70,17 @@ export class PostgresConversationRepository implements ConversationRepository {
          and (${source} = 'generated' or title_source is null)`,
     );
     return changed > 0;
+  }
+
+  async namedBy(replies: readonly { conversationId: string; replyId: string }[]): Promise<Map<string, ConversationName>> {
+    if (replies.length === 0) return new Map();
+    const rows = await this.db.rows<{ titled_by: string; title: string; title_source: TitleSource }>(
+      sql`/* conversations.named_by */ select c.titled_by, c.title, c.title_source from conversations c
+       join unnest(${textArray(replies.map((r) => r.conversationId))}, ${textArray(replies.map((r) => r.replyId))}) as v (conversation_id, reply_id)
+         on c.conversation_id = v.conversation_id and c.titled_by = v.reply_id
+       where c.title_source <> 'user'`,
+    );
+    return new Map(rows.map((row) => [row.titled_by, { title: row.title, source: row.title_source }]));
   }
 
   async deleteOwned(conversationId: string, userId: string): Promise<Deleted> {

@@ -211,7 +211,8 @@ export class PostgresReplyRepository implements ReplyRepository {
            head_id = case when c.head_id in (select message_id from removed) then (select parent_id from removed) else c.head_id end,
            -- A conversation without a title is named with its first finished reply.
            title = case when c.title_source is null and exists (select 1 from finished) and ${title}::text is not null then ${title}::text else c.title end,
-           title_source = case when c.title_source is null and exists (select 1 from finished) and ${title}::text is not null then ${source}::text else c.title_source end
+           title_source = case when c.title_source is null and exists (select 1 from finished) and ${title}::text is not null then ${source}::text else c.title_source end,
+           titled_by = case when c.title_source is null and exists (select 1 from finished) and ${title}::text is not null then ${id}::text else c.titled_by end
          where c.conversation_id = (select conversation_id from current) and (exists (select 1 from finished) or exists (select 1 from removed)))
        select (select row_to_json(f) from finished f) as finished,
               (select row_to_json(c) from current c) as current,

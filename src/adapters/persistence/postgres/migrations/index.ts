@@ -6,6 +6,7 @@ import { Migration20261128000000 } from './Migration20261128000000.js';
 import { Migration20261129000000 } from './Migration20261129000000.js';
 import { Migration20261130000000 } from './Migration20261130000000.js';
 import { Migration20261201000000 } from './Migration20261201000000.js';
+import { Migration20261202000000 } from './Migration20261202000000.js';
 import { searchMigration } from './Migration20261127000000.js';
 
 /** What some migrations are made for: the text-search configuration of the search index (SEARCH_LANGUAGE). */
@@ -29,4 +30,5 @@ export const migrationsFor = (settings: MigrationSettings) => [
   { name: 'Migration20261129000000', class: Migration20261129000000 },
   { name: 'Migration20261130000000', class: Migration20261130000000 },
   { name: 'Migration20261201000000', class: Migration20261201000000 },
+  { name: 'Migration20261202000000', class: Migration20261202000000 },
 ];
