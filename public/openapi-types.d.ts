@@ -3235,7 +3235,7 @@ export interface paths {
                         voice: string | {
                             id: string;
                         };
-                        response_format?: ("wav" | "mp3" | "pcm" | "opus") | null;
+                        response_format?: ("mp3" | "opus" | "aac" | "flac" | "wav" | "pcm") | null;
                         speed?: number | null;
                         instructions?: string | null;
                         stream_format?: ("audio" | "sse") | null;

@@ -8,6 +8,13 @@
 export const AUDIO_FORMATS = ['wav', 'mp3', 'pcm', 'opus'] as const;
 export type AudioFormat = (typeof AUDIO_FORMATS)[number];
 
+/**
+ * The formats OpenAI's speech API names: `/v1/audio/speech` takes any of them, and answers one
+ * the speech engine cannot make (aac and flac always; opus without its encoder) with the
+ * formats it can.
+ */
+export const OPENAI_AUDIO_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] as const;
+
 /** The formats of `/api/tts` and of the audio events of a streamed reply. */
 export const FILE_FORMATS = ['wav', 'mp3'] as const satisfies readonly AudioFormat[];
 

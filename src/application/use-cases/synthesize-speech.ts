@@ -13,7 +13,8 @@ export interface SynthesizeSpeechInput {
   messageId?: string;
   userId?: string;
   voice?: string;
-  format: AudioFormat;
+  /** Any format's name: one the speech engine cannot make is an AudioFormatUnsupportedError naming those it can. */
+  format: string;
   speed: number;
 }
 
@@ -44,14 +45,15 @@ export class SynthesizeSpeech {
     if (!isSpeechSpeed(input.speed)) {
       throw new FieldInvalidError('speed', `must be a number from ${SPEECH_SPEED.min} to ${SPEECH_SPEED.max.toFixed(1)}`);
     }
-    if (!this.speech.formats.includes(input.format)) throw new AudioFormatUnsupportedError(input.format, this.speech.formats);
+    const format = this.speech.formats.find((made) => made === input.format);
+    if (format === undefined) throw new AudioFormatUnsupportedError(input.format, this.speech.formats);
     const { text, owner } = await this.textOf(input);
     const voice = await this.voices.choose(input.voice, text);
-    const request = { text, voice, format: input.format, speed: input.speed };
+    const request = { text, voice, format, speed: input.speed };
     const key = this.speech.keyOf(request);
     return {
       etag: `"${key}"`,
-      format: input.format,
+      format,
       source: input.messageId === undefined ? 'text' : 'message',
       open: async () => {
         const output = await this.speech.open(request, key, owner);
