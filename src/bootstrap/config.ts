@@ -11,6 +11,22 @@ import { LIMITS_ENVIRONMENT, limitsConfigFrom, type LimitsConfig } from './limit
 
 const integer = (min: number, max: number, fallback: number) => integerField(min, max).default(fallback);
 
+/**
+ * An origin as browsers send it (scheme, host, port): `https://app.example.com/` is taken as
+ * `https://app.example.com`; one with a path, a query or credentials never matches a request's
+ * Origin, so it is refused rather than leaving CORS silently off for it.
+ */
+const ORIGIN_RULE = 'must list origins such as https://app.example.com (no path), or *, comma-separated';
+const isOrigin = (value: string) => {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return /^https?:$/.test(url.protocol) && url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+};
+const origin = z
+  .string()
+  .refine((value) => value === '*' || isOrigin(value), ORIGIN_RULE)
+  .transform((value) => (value === '*' ? value : new URL(value).origin));
+
 /** Every setting, from the environment; docs/configuration.md says what each does. */
 const environmentSchema = z.object({
   PORT: integer(0, 65_535, 8080),
@@ -31,7 +47,7 @@ const environmentSchema = z.object({
     .string()
     .default('')
     .transform((list) => list.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''))
-    .pipe(z.array(z.union([z.literal('*'), z.url({ error: 'must list origins such as https://app.example.com, comma-separated' })]))),
+    .pipe(z.array(origin)),
   SSE_PING_INTERVAL_MS: integer(10, 15_000, 15_000),
   STREAM_ON_DISCONNECT: z.enum(['continue', 'cancel'], { error: 'must be "continue" or "cancel"' }).default('continue'),
   STREAM_STALE_MS: integer(1000, 3_600_000, 30_000),

@@ -7,9 +7,10 @@ import type { Metrics } from '../adapters/metrics/metrics.js';
 import { InMemoryStoreCheck } from '../adapters/persistence/memory/in-memory-store-check.js';
 import { InMemoryUnitOfWork } from '../adapters/persistence/memory/in-memory-unit-of-work.js';
 import { InMemoryUsageLedger } from '../adapters/persistence/memory/in-memory-usage-ledger.js';
+import { BUILT_IN_LANGUAGES, knowsLanguage } from '../adapters/persistence/memory/search-text.js';
 import { openPostgresStore, type PostgresStore } from '../adapters/persistence/postgres/postgres-store.js';
 import { PostgresReplyNotifications } from '../adapters/persistence/postgres/postgres-reply-notifications.js';
-import type { Config } from './config.js';
+import { ConfigInvalidError, type Config } from './config.js';
 import type { Lifetime } from './lifetime.js';
 
 export class DatabaseStartError extends Error {
@@ -38,6 +39,10 @@ export interface Store {
 export async function openStore(config: Config, logger: Logger, metrics: Metrics, lifetime: Lifetime): Promise<Store> {
   if (!config.database) {
     const { maxMessages } = config.memoryStore;
+    if (!knowsLanguage(config.search.language)) {
+      const known = BUILT_IN_LANGUAGES.join(', ');
+      throw new ConfigInvalidError(`invalid configuration: SEARCH_LANGUAGE ${JSON.stringify(config.search.language)} is not a text-search configuration the in-memory store knows (it knows PostgreSQL's own: ${known})`);
+    }
     logger.info({ store: 'in-memory', maxMessages }, `store: in memory, at most ${maxMessages} messages (data is lost on restart; set DATABASE_URL for PostgreSQL)`);
     const unitOfWork = new InMemoryUnitOfWork(undefined, { maxMessages, logger, searchLanguage: config.search.language });
     return { unitOfWork, check: new InMemoryStoreCheck(), notifications: unitOfWork.notifications, usage: new InMemoryUsageLedger() };

@@ -16,8 +16,12 @@ export const optionalText = z
   .optional()
   .transform((v) => (v === '' ? undefined : v));
 
-/** URLs of upstream APIs must not carry credentials: those have settings of their own, kept out of logs. */
+/**
+ * URLs of upstream APIs must not carry credentials: those have settings of their own, kept out of
+ * logs. A value that is no URL at all passes here: the URL rule before it names the setting.
+ */
 export const hasNoCredentials = (url: string) => {
+  if (!URL.canParse(url)) return true;
   const parsed = new URL(url);
   return parsed.username === '' && parsed.password === '';
 };

@@ -37,11 +37,18 @@ describe('configuration', () => {
     ['MEMORY_STORE_MAX_MESSAGES', '0'],
     ['DATABASE_ANALYZE', 'sometimes'],
     ['SEARCH_LANGUAGE', "english'; drop table messages"],
+    ['CORS_ORIGINS', 'https://app.example.com/path'],
+    ['CORS_ORIGINS', 'https://app.example.com/#top'],
+    ['CORS_ORIGINS', 'ftp://app.example.com'],
   ]) {
     it(`refuses ${name}=${value} with one line naming the setting`, () => {
       expect(() => loadConfig({ [name!]: value })).to.throw(ConfigInvalidError, new RegExp(`^invalid configuration: ${name} .*\\(got "${value}"\\)$`));
     });
   }
+
+  it('reads CORS_ORIGINS as origins, as browsers send them (a trailing slash dropped)', () => {
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example.com/, http://localhost:5173,*' }).corsOrigins).to.deep.equal(['https://a.example.com', 'http://localhost:5173', '*']);
+  });
 
   it('never echoes values of settings that may hold secrets', () => {
     expect(() => loadConfig({ PORT: '1', HISTORY_CHARS: 'x' })).to.throw(/HISTORY_CHARS/);

@@ -44,6 +44,9 @@ describe('configuration: the language model and streaming', () => {
   it('needs LLM_MODEL for openai', refuses({ LLM_PROVIDER: 'openai' }, 'invalid configuration: LLM_MODEL is required when LLM_PROVIDER=openai (e.g. gpt-4o-mini, llama3.2)'));
   it('refuses an unknown provider', refuses({ LLM_PROVIDER: 'gpt' }, 'invalid configuration: LLM_PROVIDER must be "offline" or "openai" (got "gpt")'));
   it('refuses a base URL that is not http(s), without echoing it', refuses({ LLM_PROVIDER: 'openai', LLM_MODEL: 'm', LLM_BASE_URL: 'ftp://secret-host/v1' }, 'invalid configuration: LLM_BASE_URL must be an http:// or https:// URL (got a hidden value)'));
+  it('refuses a base URL that is no URL at all with the same one line (not a stack trace)', () => {
+    for (const url of ['notaurl', 'http://']) refuses({ LLM_PROVIDER: 'openai', LLM_MODEL: 'm', LLM_BASE_URL: url }, 'invalid configuration: LLM_BASE_URL must be an http:// or https:// URL (got a hidden value)')();
+  });
   it('refuses credentials in the base URL, without echoing them', refuses({ LLM_PROVIDER: 'openai', LLM_MODEL: 'm', LLM_BASE_URL: 'https://me:pw@host/v1' }, 'invalid configuration: LLM_BASE_URL must not contain credentials (put the key in LLM_API_KEY) (got a hidden value)'));
   it('refuses a non-integer time-out', refuses({ LLM_TIMEOUT_MS: 'soon' }, 'invalid configuration: LLM_TIMEOUT_MS must be an integer from 100 to 3600000 (got "soon")'));
   it('refuses a zero token limit', refuses({ LLM_MAX_TOKENS: '0' }, 'invalid configuration: LLM_MAX_TOKENS must be an integer from 1 to 10000000 (got "0")'));

@@ -18,6 +18,12 @@ describe('the service process', function () {
     expect(run.output().stderr.trim()).to.equal('invalid configuration: PORT must be an integer from 0 to 65535 (got "eighty")');
   });
 
+  it('a SEARCH_LANGUAGE the in-memory store does not know stops start-up with one line, as on PostgreSQL (stemming was silently off)', async () => {
+    const run = spawnService({ SEARCH_LANGUAGE: 'klingon' });
+    expect(await run.exited).to.equal(1);
+    expect(run.output().stderr.trim()).to.match(/^invalid configuration: SEARCH_LANGUAGE "klingon" is not a text-search configuration the in-memory store knows \(it knows PostgreSQL's own: arabic, .*english, .*\)$/);
+  });
+
   it('a port already in use stops start-up with one clear line and exit code 1', async () => {
     const holder = createServer().listen(0, '127.0.0.1');
     await once(holder, 'listening');

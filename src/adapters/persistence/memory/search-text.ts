@@ -28,6 +28,18 @@ const ENGLISH_STOP_WORDS = new Set(
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
+/** PostgreSQL's own text-search configurations (those of PostgreSQL 15): the names SEARCH_LANGUAGE may take in memory too. */
+export const BUILT_IN_LANGUAGES = `arabic armenian basque catalan danish dutch english finnish french german greek hindi hungarian indonesian irish
+  italian lithuanian nepali norwegian portuguese romanian russian serbian simple spanish swedish tamil turkish yiddish`.split(/\s+/u);
+
+/**
+ * Whether the in-memory store knows `language` (SEARCH_LANGUAGE): one of PostgreSQL's own
+ * configurations (stemmed where Snowball has the language, else only lower-cased, as `simple`).
+ */
+export function knowsLanguage(language: string): boolean {
+  return BUILT_IN_LANGUAGES.includes(language.replace(/^pg_catalog\./u, ''));
+}
+
 export class TextAnalyzer {
   private readonly stem: (word: string) => string;
   private readonly stopWords: ReadonlySet<string>;
