@@ -8,6 +8,9 @@ import { describeGraphDatabase } from './dependencies.js';
 import { ListenError } from './listen.js';
 import { startService } from './server.js';
 
+/** How long closing what start-up opened may take after the drain (SHUTDOWN_TIMEOUT_MS). */
+const CLOSE_GRACE_MS = 5000;
+
 /** `npm start`: serve until SIGTERM or SIGINT, then shut down gracefully and exit 0. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -24,6 +27,13 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    // What start-up opened is closed after the drain; a database that stopped answering (a stalled
+    // network) would hold that close for ever, and the process with it.
+    const closeBy = config.shutdownTimeoutMs + CLOSE_GRACE_MS;
+    setTimeout(() => {
+      logger.error({ closeBy }, `shutdown: what the service holds did not close within ${closeBy} ms (SHUTDOWN_TIMEOUT_MS + ${CLOSE_GRACE_MS}); exiting all the same`);
+      process.exit(1);
+    }, closeBy).unref();
     service.stop().then(
       () => {
         logger.info('stopped');

@@ -75,7 +75,9 @@ export interface StallingProxy {
 export async function startStallingProxy(targetPort: number): Promise<StallingProxy> {
   const pairs = new Set<{ client: Socket; upstream: Socket | null }>();
   let stalled = false;
-  const server = createServer((client) => {
+  // Half-open allowed, so that a stalled proxy swallows a FIN as a silent network does (a client
+  // closing its side then waits for an answer that never comes); while it flows, each end is passed on.
+  const server = createServer({ allowHalfOpen: true }, (client) => {
     const pair: { client: Socket; upstream: Socket | null } = { client, upstream: null };
     pairs.add(pair);
     client.on('error', () => client.destroy());
@@ -87,8 +89,14 @@ export async function startStallingProxy(targetPort: number): Promise<StallingPr
       client.pause();
       return;
     }
-    const upstream = connect(targetPort, '127.0.0.1');
+    const upstream = connect({ port: targetPort, host: '127.0.0.1', allowHalfOpen: true });
     pair.upstream = upstream;
+    client.on('end', () => {
+      if (!stalled) upstream.end();
+    });
+    upstream.on('end', () => {
+      if (!stalled) client.end();
+    });
     upstream.on('error', () => client.destroy());
     upstream.on('close', () => client.destroy());
     client.on('data', (chunk) => {
