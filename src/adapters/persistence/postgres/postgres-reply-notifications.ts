@@ -26,10 +26,16 @@ const NEWS_LINGER_MS = 5000;
  * a quiet spell goes at once.
  */
 const SEND_GAP_MS = 10;
+/**
+ * How often the connection is asked for a sign of life. A connection behind a network that went
+ * silent raises nothing by itself: without this, an instance would neither hear news nor send its
+ * stops (each waiting on it for ever) until the operating system gave the socket up.
+ */
+const HEARTBEAT_MS = 10_000;
 
 export interface PostgresNotificationsOptions {
   url: string;
-  /** Bound on connecting. */
+  /** Bound on connecting; a statement on the connection that has no answer 250 ms past it means the connection is lost. */
   timeoutMs: number;
   /** Told once per change of state (connected, lost), never with credentials. */
   onState?: (state: 'listening' | 'lost', error?: unknown) => void;
@@ -73,12 +79,19 @@ export class PostgresReplyNotifications implements ReplyNotifications {
   /** Whether the connection listens to the news: only while this instance follows some reply. */
   private hearingNews = false;
   private stopHearing: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: PostgresNotificationsOptions) {}
 
   /** Connects and listens; resolves once listening (or throws what connecting threw). */
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.url, connectionTimeoutMillis: this.options.timeoutMs, application_name: 'assistant-backend-notifications' });
+    const client = new pg.Client({
+      connectionString: this.options.url,
+      connectionTimeoutMillis: this.options.timeoutMs,
+      query_timeout: this.options.timeoutMs + 250,
+      keepAlive: true,
+      application_name: 'assistant-backend-notifications',
+    });
     client.on('notification', (notice) => this.dispatch(notice.channel, notice.payload ?? ''));
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
@@ -93,6 +106,9 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     }
     this.client = client;
     this.retryMs = 250;
+    clearInterval(this.heartbeat);
+    this.heartbeat = setInterval(() => void client.query('select 1').catch((error: unknown) => this.lost(client, error)), HEARTBEAT_MS);
+    this.heartbeat.unref();
     this.options.onState?.('listening');
     for (const [replyId, set] of this.watchers) for (const onNews of set) onNews({ type: 'look', replyId });
     this.send();
@@ -134,8 +150,15 @@ export class PostgresReplyNotifications implements ReplyNotifications {
   }
 
   async requestStop(replyId: string): Promise<void> {
-    if (!this.client) throw new Error('not listening to the database');
-    await this.client.query('select pg_notify($1, $2)', [STOP_CHANNEL, replyId]);
+    const client = this.client;
+    if (!client) throw new Error('not listening to the database');
+    try {
+      await client.query('select pg_notify($1, $2)', [STOP_CHANNEL, replyId]);
+    } catch (error) {
+      // No answer within the bound: the connection is gone silent (it is re-made); the caller stores the stop itself.
+      this.lost(client, error);
+      throw error;
+    }
   }
 
   onStopRequest(onStop: (replyId: string) => void): () => void {
@@ -150,6 +173,7 @@ export class PostgresReplyNotifications implements ReplyNotifications {
       await this.sending;
     }
     this.closed = true;
+    clearInterval(this.heartbeat);
     clearTimeout(this.gap);
     clearTimeout(this.retry);
     clearTimeout(this.stopHearing);
@@ -219,7 +243,11 @@ export class PostgresReplyNotifications implements ReplyNotifications {
       ])
       .then(
         () => undefined,
-        () => undefined, // the connection is lost (re-made, watchers told to look) or the batch refused: followers ask again
+        // The connection is lost (re-made, watchers told to look), silent past the bound (then lost
+        // here), or the batch refused: followers ask again.
+        (error: unknown) => {
+          if (isReadTimeout(error)) this.lost(client, error);
+        },
       )
       .finally(() => {
         this.sending = null;
@@ -249,6 +277,7 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     if (this.client !== client || this.closed) return;
     this.client = null;
     this.hearingNews = false;
+    clearInterval(this.heartbeat);
     client.removeAllListeners('end');
     void client.end().catch(() => undefined);
     // What waited to be sent is dropped: followers find the gap, or read the store.
@@ -272,6 +301,9 @@ export class PostgresReplyNotifications implements ReplyNotifications {
     this.retry.unref();
   }
 }
+
+/** The driver's error for a statement that had no answer within `query_timeout`. */
+const isReadTimeout = (error: unknown) => error instanceof Error && error.message === 'Query read timeout';
 
 /** Follows as parts of a notice, each once. */
 function followParts(follows: [string, number][]): string[] {
