@@ -80,6 +80,18 @@ describe('durable replies across service processes on one PostgreSQL database', 
     expect([resumed, whole].map((stream) => stream.events.at(-2)?.event)).to.deep.equal(['title', 'title']);
   });
 
+  it('a reply that fails before its first piece on the first ends with the same error on the second (not "cancelled")', async () => {
+    fake.queue.push({ kind: 'fail', status: 500, delayMs: 800 });
+    const who = someone();
+    const original = await replyClient(first.url).start({ ...who, text: 'fail at once' });
+    const messageId = original.events[0]!.json.message_id;
+    const followed = await replyClient(second.url).resume(messageId, who.user_id);
+    const [originalEnd, followedEnd] = await Promise.all([original.end(), followed.end()]);
+    expect(originalEnd.event).to.equal('error');
+    expect(followedEnd.event).to.equal('error');
+    expect(followedEnd.json.detail).to.equal(originalEnd.json.detail);
+  });
+
   it('a reply produced on the first is stopped from the second: every stream ends with "cancelled"', async () => {
     fake.queue.push({ kind: 'stall', pieces: 3 });
     const who = someone();

@@ -114,6 +114,7 @@ export function responseRepositoryContract(make: MakeStore): void {
           responseId: reply.messageId,
           conversationId: conversation.conversationId,
           userId: conversation.userId,
+          replyTo: question.messageId,
           createdAt: reply.createdAt,
           finishReason: 'error',
           metadata: { model: 'm', error: 'the language model failed' },
@@ -121,10 +122,10 @@ export function responseRepositoryContract(make: MakeStore): void {
         });
       });
 
-      it('keeps none for a native reply (no record), nor for a reply that finished with text; null for an unknown id', async () => {
+      it('keeps one for a native reply too (without a record), none for a reply that finished with text; null for an unknown id', async () => {
         const native = await opened(false);
         await store.run((r) => r.replies.finish(failed(native.reply), new Date()));
-        expect(await store.run((r) => r.responses.findEnding(native.reply.messageId))).to.equal(null);
+        expect(await store.run((r) => r.responses.findEnding(native.reply.messageId))).to.deep.include({ finishReason: 'error', record: null, replyTo: native.question.messageId });
         const written = await opened();
         await store.run((r) => r.replies.finish(failed(written.reply).with({ text: 'Half' }), new Date()));
         expect(await store.run((r) => r.responses.findEnding(written.reply.messageId))).to.equal(null);

@@ -22,7 +22,7 @@ export type FakeBehaviour =
   /** Stream these SSE data payloads as they are (each a `data:` line), then `[DONE]`. */
   | { kind: 'raw'; data: string[] }
   /** Answer with this HTTP status and an OpenAI-style error body. */
-  | { kind: 'fail'; status: number; code?: string; message?: string; headers?: Record<string, string> }
+  | { kind: 'fail'; status: number; code?: string; message?: string; headers?: Record<string, string>; delayMs?: number }
   /** Accept the request and never answer. */
   | { kind: 'hang' }
   /** Stream `pieces` content chunks, then destroy the connection (no finish, no [DONE]). */
@@ -108,6 +108,7 @@ async function handle(fake: FakeOpenAiServer, req: IncomingMessage, res: ServerR
   const behaviour = fake.queue.shift() ?? fake.fallback;
   if (behaviour.kind === 'hang') return;
   if (behaviour.kind === 'fail') {
+    if (behaviour.delayMs) await sleep(behaviour.delayMs);
     const error = { message: behaviour.message ?? 'The server had an error while processing your request.', type: 'server_error', param: null, code: behaviour.code ?? null };
     return json(res, behaviour.status, { error }, behaviour.headers);
   }

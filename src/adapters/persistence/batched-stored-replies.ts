@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { ConversationName } from '../../application/ports/reply-repository.js';
+import type { ResponseEnding } from '../../application/ports/response-repository.js';
 import type { StoredReplies } from '../../application/ports/stored-replies.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import type { Message } from '../../domain/message.js';
@@ -18,7 +19,7 @@ export class BatchedStoredReplies implements StoredReplies {
   private readonly loader: DataLoader<string, Message | null>;
   private readonly names: DataLoader<{ conversationId: string; replyId: string }, ConversationName | null>;
 
-  constructor(store: UnitOfWork) {
+  constructor(private readonly store: UnitOfWork) {
     const batching = { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch: () => void) => setImmediate(dispatch) } as const;
     this.loader = new DataLoader(async (ids) => {
       const found = new Map((await store.run((r) => r.messages.findByIds(ids), { atomic: false })).map((message) => [message.messageId, message]));
@@ -36,5 +37,10 @@ export class BatchedStoredReplies implements StoredReplies {
 
   namedBy(reply: Message): Promise<ConversationName | null> {
     return this.names.load({ conversationId: reply.conversationId, replyId: reply.messageId });
+  }
+
+  /** Read alone: a reply gone before its first piece is rare. */
+  ending(replyId: string): Promise<ResponseEnding | null> {
+    return this.store.run((r) => r.responses.findEnding(replyId), { atomic: false });
   }
 }

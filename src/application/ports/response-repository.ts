@@ -26,21 +26,24 @@ export interface ResponseRecord {
 }
 
 /**
- * A response whose reply ended before its first piece (stopped, failed, interrupted). Such a reply
- * is removed, as every empty one (no message has empty text once finished); its ending is kept in
- * its place, so the response is still found, `cancelled` or `failed`, until it is deleted or its
- * conversation goes. Only a reply with a ResponseRecord leaves one (a native reply leaves nothing).
+ * A reply that ended before its first piece (stopped, failed, interrupted). Such a reply is
+ * removed, as every empty one (no message has empty text once finished); its ending is kept in its
+ * place, so the response is still found, `cancelled` or `failed`, and a follower elsewhere learns
+ * how it ended, until it is deleted or its conversation goes.
  */
 export interface ResponseEnding {
   responseId: string;
   conversationId: string;
   userId: string;
+  /** The question it answered. */
+  replyTo: string | null;
   createdAt: Date;
   /** Why it ended: `cancelled`, `error`, `interrupted`. */
   finishReason: string;
   /** The reply's metadata as it ended (`model`, and `error` for a failure). */
   metadata: Metadata;
-  record: ResponseRecord;
+  /** What the Responses API's request said; null for a reply of the native API. */
+  record: ResponseRecord | null;
 }
 
 export interface ConversationDeletion {
@@ -59,7 +62,7 @@ export interface ResponseRepository {
   /** Stores (or replaces) the record of a stored reply; nothing when the reply is not stored. */
   save(record: ResponseRecord): Promise<void>;
   findById(responseId: string): Promise<ResponseRecord | null>;
-  /** The ending of a response whose reply was removed before its first piece (ReplyRepository.finish). */
+  /** The ending of a reply removed before its first piece (ReplyRepository.finish). */
   findEnding(responseId: string): Promise<ResponseEnding | null>;
   /** Deletes that ending, if `userId`'s; whether there was one. */
   deleteEnding(responseId: string, userId: string): Promise<boolean>;

@@ -1,4 +1,4 @@
-import { ChatModelFailedError } from '../../domain/errors.js';
+import { ChatModelFailedError, ReplyInterruptedError } from '../../domain/errors.js';
 import type { TitleSource } from '../../domain/conversation.js';
 import type { Message } from '../../domain/message.js';
 import { indexOfCodePoint, isStale, replyLength } from '../../domain/reply.js';
@@ -155,7 +155,10 @@ export class ReplyFeed {
           reply = await this.stored.read(replyId);
         }
       }
-      yield { type: 'end', message: null, finishReason: 'cancelled', position };
+      // Gone: removed before its first piece. Its ending says whether it was stopped or failed, as its producer's streams said.
+      const ending = await this.stored.ending(replyId).catch(() => null);
+      const finishReason = ending?.finishReason ?? 'cancelled';
+      yield { type: 'end', message: null, finishReason, ...failureOfRemoved(finishReason, ending?.metadata.error), position };
     } finally {
       waits.dispose();
       unwatch();
@@ -205,6 +208,13 @@ class Pieces {
     this.byStart.delete(start);
     this.size -= text.length;
   }
+}
+
+/** A reply removed before its first piece because it failed (or its producer stopped) ends its streams with an `error` event, as its producer's did. */
+function failureOfRemoved(finishReason: string, detail: unknown): { failure?: unknown } {
+  if (finishReason === 'error') return { failure: new ChatModelFailedError(typeof detail === 'string' ? detail : 'the reply failed') };
+  if (finishReason === 'interrupted') return { failure: new ReplyInterruptedError('the service stopped while writing this reply, before its first piece') };
+  return {};
 }
 
 /** A reply stored as failed ends its streams with an `error` event carrying the stored detail. */

@@ -186,9 +186,11 @@ export class ReplyJob implements WrittenReply {
     const name = final.text !== '' && failure === undefined ? await this.nameOf() : undefined;
     try {
       const stored = await this.storeEnd(final, name);
-      if (name && stored?.status === 'completed') {
-        this.title = { conversationId: final.conversationId, ...name };
-        if (name.source === 'first_message') void this.naming?.proposal?.then((title) => (title ? this.naming?.late?.(title) : undefined)).catch(() => undefined);
+      // The name its streams announce is the one the conversation took: none when its user named it meanwhile.
+      const named = name && stored?.status === 'completed' ? await this.nameTaken(final) : null;
+      if (named) {
+        this.title = { conversationId: final.conversationId, ...named };
+        if (named.source === 'first_message') void this.naming?.proposal?.then((title) => (title ? this.naming?.late?.(title) : undefined)).catch(() => undefined);
       }
       end = { message: stored, finishReason: stored?.finishReason ?? final.finishReason!, ...(failure !== undefined ? { failure } : {}) };
     } catch (storing) {
@@ -213,6 +215,13 @@ export class ReplyJob implements WrittenReply {
         await new Promise((resolve) => setTimeout(resolve, this.settings.writeIntervalMs * 2 ** attempt));
       }
     }
+  }
+
+  /** The title the conversation took from this reply (ConversationRepository.namedBy); null when it took none, or when that cannot be read now. */
+  private async nameTaken(reply: Message): Promise<ConversationName | null> {
+    const key = { conversationId: reply.conversationId, replyId: reply.messageId };
+    const named = await this.store.run((r) => r.conversations.namedBy([key]), { atomic: false }).catch(() => null);
+    return named?.get(reply.messageId) ?? null;
   }
 
   private async nameOf(): Promise<ConversationName | undefined> {

@@ -16,7 +16,8 @@ export class ListInputItems {
       async (r) => {
         const { reply, ending } = await ownedResponse(r, input.userId, input.responseId);
         const record = reply ? await r.responses.findById(reply.messageId) : ending.record;
-        const ids = record?.inputIds ?? (reply?.replyTo ? [reply.replyTo] : []);
+        const question = reply ? reply.replyTo : ending.replyTo;
+        const ids = record?.inputIds ?? (question ? [question] : []);
         const conversationId = reply?.conversationId ?? ending!.conversationId;
         const found = await Promise.all(ids.map((id) => r.messages.findById(id)));
         return found.filter((m): m is Message => m !== null && m.conversationId === conversationId);

@@ -37,10 +37,10 @@ export function viewOf(reply: ReplyState & { conversationId: string }, record: R
   return { reply, record, conversationId: reply.conversationId, inputTokens: record?.inputTokens ?? 0 };
 }
 
-/** The view of a response whose reply was removed before its first piece: as it ended, without text. */
+/** The view of a reply removed before its first piece (its ending): as it ended, without text. */
 export function endedView(ending: ResponseEnding): ResponseView {
   const { responseId: messageId, createdAt, finishReason, metadata, record, conversationId } = ending;
-  return { reply: { messageId, text: '', createdAt, status: 'completed', finishReason, metadata }, record, conversationId, inputTokens: record.inputTokens };
+  return { reply: { messageId, text: '', createdAt, status: 'completed', finishReason, metadata }, record, conversationId, inputTokens: record?.inputTokens ?? 0 };
 }
 
 /** A response that has ended, as a stream: its beginning, then its end. */

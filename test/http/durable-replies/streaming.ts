@@ -19,6 +19,25 @@ export function streamingTests(ctx: SuiteContext): void {
     expect(reply.metadata).to.include({ finish_reason: 'stop', model: 'scripted-1' });
   });
 
+  it("the first turn's stream announces the title its conversation took: none when its user named it while the reply was written", async () => {
+    const who = someone();
+    const stream = await ctx.replies.start({ ...who, text: 'name me' });
+    const call = await ctx.model.nextCall();
+    call.say('Hello ');
+    await stream.until('Hello ');
+    const renamed = await ctx.service.call('PATCH', `/api/chat/conversations/${encodeURIComponent(who.conversation_id)}`, { body: { user_id: who.user_id, title: 'Mine' } });
+    expect(renamed.status, renamed.text).to.equal(200);
+    call.say('there.');
+    call.finish();
+    await stream.end();
+    expect(stream.events.map((e) => e.event)).to.not.include('title');
+    const other = someone();
+    const named = await ctx.replies.start({ ...other, text: 'name me too' });
+    (await ctx.model.nextCall()).say('Hi.').finish();
+    await named.end();
+    expect(named.events.filter((e) => e.event === 'title').map((e) => e.json)).to.deep.equal([{ conversation_id: other.conversation_id, title: 'name me too', title_source: 'first_message' }]);
+  });
+
   it('loadMessages during a reply lists it in_progress with a growing prefix of its text', async () => {
     const who = someone();
     const stream = await ctx.replies.start({ ...who, text: 'go on' });

@@ -96,9 +96,9 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const entry = this.store.messages.get(reply.messageId);
     if (!entry || entry.message.status !== 'in_progress') return entry?.message ?? null;
     if (reply.text === '') {
-      const record = responseRecordOf(this.store, entry);
-      const { messageId: responseId, conversationId, userId, createdAt, metadata } = entry.message;
-      if (record) keepEnding(this.store, { responseId, conversationId, userId, createdAt, finishReason: reply.finishReason ?? 'error', metadata: reply.metadata ?? metadata, record }, this.undo);
+      const record = responseRecordOf(this.store, entry) ?? null;
+      const { messageId: responseId, conversationId, userId, replyTo, createdAt } = entry.message;
+      keepEnding(this.store, { responseId, conversationId, userId, replyTo, createdAt, finishReason: reply.finishReason ?? 'error', metadata: reply.metadata, record }, this.undo);
       this.messages.deleteSpliced(reply.conversationId, new Set([reply.messageId]));
     } else {
       entry.message = reply.with({ status: 'completed', progressAt: null, parentId: entry.message.parentId });

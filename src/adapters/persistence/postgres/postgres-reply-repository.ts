@@ -31,13 +31,14 @@ type BeginRow = {
  */
 /**
  * The CTE `ended`: of the replies a statement removes (`removed`: message_id, finish_reason,
- * metadata), the responses' endings are kept (Migration20261201000000). The statement's snapshot
- * still shows their `messages` and `responses` rows, which the removal takes away.
+ * metadata), the endings are kept (Migration20261201000000), with a response's record. The
+ * statement's snapshot still shows their `messages` and `responses` rows, which the removal takes away.
  */
 const keptEnding = (removed: Sql): Sql => sql`ended as (
-  insert into response_endings (response_id, conversation_id, user_id, created_at, finish_reason, metadata, record)
-  select m.message_id, m.conversation_id, m.user_id, m.created_at, e.finish_reason, e.metadata, to_jsonb(r)
-  from (${removed}) e join messages m on m.message_id = e.message_id join responses r on r.response_id = e.message_id
+  insert into response_endings (response_id, conversation_id, user_id, reply_to, created_at, finish_reason, metadata, record)
+  select m.message_id, m.conversation_id, m.user_id, m.reply_to, m.created_at, e.finish_reason, e.metadata,
+    case when r.response_id is null then null else to_jsonb(r) end
+  from (${removed}) e join messages m on m.message_id = e.message_id left join responses r on r.response_id = e.message_id
   on conflict (response_id) do nothing)`;
 
 export class PostgresReplyRepository implements ReplyRepository {

@@ -32,11 +32,12 @@ interface EndingRow {
   response_id: string;
   conversation_id: string;
   user_id: string;
+  reply_to: string | null;
   created_at: Date;
   finish_reason: string;
   metadata: Record<string, unknown>;
-  /** The `responses` row as it was (to_jsonb). */
-  record: ResponseRow;
+  /** The `responses` row as it was (to_jsonb); null for a native reply. */
+  record: ResponseRow | null;
 }
 
 /**
@@ -73,8 +74,8 @@ export class PostgresResponseRepository implements ResponseRepository {
   async findEnding(responseId: string): Promise<ResponseEnding | null> {
     const [row] = await this.db.rows<EndingRow>(sql`/* responses.find_ending */ select * from response_endings where response_id = ${responseId}`);
     if (!row) return null;
-    const { response_id: id, conversation_id: conversationId, user_id: userId, created_at: createdAt, finish_reason: finishReason, metadata, record } = row;
-    return { responseId: id, conversationId, userId, createdAt, finishReason, metadata, record: toRecord(record) };
+    const { response_id: id, conversation_id: conversationId, user_id: userId, reply_to: replyTo, created_at: createdAt, finish_reason: finishReason, metadata, record } = row;
+    return { responseId: id, conversationId, userId, replyTo, createdAt, finishReason, metadata, record: record ? toRecord(record) : null };
   }
 
   async deleteEnding(responseId: string, userId: string): Promise<boolean> {
