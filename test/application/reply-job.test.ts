@@ -26,6 +26,11 @@ class FlakyUnitOfWork extends InMemoryUnitOfWork {
           if (this.finishFailures-- > 0) return Promise.reject(new DependencyUnavailableError('the database is unavailable; try again shortly'));
           return replies.finish(reply, at);
         },
+        finishAndName: (reply, at, name) => {
+          this.finishCalls++;
+          if (this.finishFailures-- > 0) return Promise.reject(new DependencyUnavailableError('the database is unavailable; try again shortly'));
+          return replies.finishAndName(reply, at, name);
+        },
       };
       return work({ ...repositories, replies: flaky });
     });

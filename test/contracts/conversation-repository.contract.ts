@@ -86,13 +86,27 @@ export function conversationRepositoryContract(make: MakeStore): void {
       const key = { conversationId: conversation.conversationId, replyId: reply.messageId };
       const other = { conversationId: conversation.conversationId, replyId: uid('reply') };
       expect([...(await store.run((r) => r.conversations.namedBy([key])))]).to.deep.equal([]);
-      await store.run((r) => r.replies.finish(reply.with({ text: 'Hello', status: 'completed', progressAt: null, finishReason: 'stop' }), new Date(), { title: 'Trip plans', source: 'first_message' }));
+      const done = reply.with({ text: 'Hello', status: 'completed', progressAt: null, finishReason: 'stop' });
+      const finished = await store.run((r) => r.replies.finishAndName(done, new Date(), { title: 'Trip plans', source: 'first_message' }));
+      expect(finished.named).to.equal(true);
+      expect(finished.message?.text).to.equal('Hello');
       expect([...(await store.run((r) => r.conversations.namedBy([key, other])))]).to.deep.equal([[reply.messageId, { title: 'Trip plans', source: 'first_message' }]]);
       await store.run((r) => r.conversations.nameUnlessUserDid(conversation.conversationId, 'A trip to Rome', 'generated'));
       expect((await store.run((r) => r.conversations.namedBy([key]))).get(reply.messageId)).to.deep.equal({ title: 'A trip to Rome', source: 'generated' });
       await store.run((r) => r.conversations.update(conversation.conversationId, conversation.userId, { title: 'Mine' }));
       expect([...(await store.run((r) => r.conversations.namedBy([key])))]).to.deep.equal([]);
       expect([...(await store.run((r) => r.conversations.namedBy([])))]).to.deep.equal([]);
+    });
+
+    it('a first reply finished after its user named the conversation does not name it, and says so', async () => {
+      const conversation = aConversation();
+      const question = aMessage(conversation);
+      const reply = Message.create({ messageId: uid('reply'), conversationId: conversation.conversationId, userId: conversation.userId, role: 'assistant', text: '', createdAt: new Date(question.createdAt.getTime() + 1), metadata: {}, replyTo: question.messageId, parentId: question.messageId, status: 'in_progress', progressAt: new Date() });
+      await store.run((r) => r.replies.begin({ conversation, userMessage: question, reply, historyLimit: 5 }));
+      await store.run((r) => r.conversations.update(conversation.conversationId, conversation.userId, { title: 'Mine' }));
+      const finished = await store.run((r) => r.replies.finishAndName(reply.with({ text: 'Hi', status: 'completed', progressAt: null, finishReason: 'stop' }), new Date(), { title: 'Generated', source: 'generated' }));
+      expect(finished.named).to.equal(false);
+      expect((await store.run((r) => r.conversations.summary(conversation.conversationId)))?.title).to.equal('Mine');
     });
 
     it('titles a conversation by its latest session title', async () => {

@@ -105,6 +105,8 @@ export interface ReplyRepository {
    * Returns what is stored afterwards: this reply, the one someone else finished first, or null.
    */
   finish(reply: Message, at: Date, title?: ConversationName): Promise<Message | null>;
+  /** `finish`, also saying whether the conversation took `title` (not when its user named it meanwhile). */
+  finishAndName(reply: Message, at: Date, title: ConversationName): Promise<{ message: Message | null; named: boolean }>;
   /** The replies in progress of a user, in every conversation. */
   inProgressOf(userId: string): Promise<Message[]>;
   /** The reply in progress of a conversation, if any (the latest). */

@@ -185,9 +185,9 @@ export class ReplyJob implements WrittenReply {
     // A reply that answered (not one that failed) names a conversation that has no name yet.
     const name = final.text !== '' && failure === undefined ? await this.nameOf() : undefined;
     try {
-      const stored = await this.storeEnd(final, name);
+      const { message: stored, named: taken } = await this.storeEnd(final, name);
       // The name its streams announce is the one the conversation took: none when its user named it meanwhile.
-      const named = name && stored?.status === 'completed' ? await this.nameTaken(final) : null;
+      const named = taken && stored?.status === 'completed' ? name : undefined;
       if (named) {
         this.title = { conversationId: final.conversationId, ...named };
         if (named.source === 'first_message') void this.naming?.proposal?.then((title) => (title ? this.naming?.late?.(title) : undefined)).catch(() => undefined);
@@ -206,22 +206,16 @@ export class ReplyJob implements WrittenReply {
    * moment (a full pool under load, a fail-over) is waited out for a few seconds, with back-off,
    * before the reply is given up (it is then swept up as interrupted, with its last stored text).
    */
-  private async storeEnd(final: Message, name?: ConversationName): Promise<Message | null> {
+  private async storeEnd(final: Message, name?: ConversationName): Promise<{ message: Message | null; named: boolean }> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.store.run((r) => r.replies.finish(final, this.clock.now(), name), { atomic: false });
+        const at = this.clock.now();
+        return await this.store.run(async (r) => (name ? r.replies.finishAndName(final, at, name) : { message: await r.replies.finish(final, at), named: false }), { atomic: false });
       } catch (storing) {
         if (!(storing instanceof DependencyUnavailableError) || attempt >= FINISH_ATTEMPTS) throw storing;
         await new Promise((resolve) => setTimeout(resolve, this.settings.writeIntervalMs * 2 ** attempt));
       }
     }
-  }
-
-  /** The title the conversation took from this reply (ConversationRepository.namedBy); null when it took none, or when that cannot be read now. */
-  private async nameTaken(reply: Message): Promise<ConversationName | null> {
-    const key = { conversationId: reply.conversationId, replyId: reply.messageId };
-    const named = await this.store.run((r) => r.conversations.namedBy([key]), { atomic: false }).catch(() => null);
-    return named?.get(reply.messageId) ?? null;
   }
 
   private async nameOf(): Promise<ConversationName | undefined> {

@@ -53,7 +53,11 @@ export class UpstreamCall {
       };
       if (this.signal.aborted) return onAbort();
       this.signal.addEventListener('abort', onAbort, { once: true });
-      void pending.then(resolve, reject).finally(() => this.signal.removeEventListener('abort', onAbort));
+      const settle = () => this.signal.removeEventListener('abort', onAbort);
+      pending.then(
+        (value) => (settle(), resolve(value)),
+        (error: unknown) => (settle(), reject(error)),
+      );
     });
   }
 

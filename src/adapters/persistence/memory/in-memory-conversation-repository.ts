@@ -83,10 +83,12 @@ export class InMemoryConversationRepository implements ConversationRepository {
   }
 
   /** For the memory store's own use: a title for a conversation without one (with its first finished reply). */
-  /** Names the conversation with its first finished reply, `replyId` (ReplyRepository.finish), when nothing named it yet. */
-  nameIfUntitled(conversationId: string, title: string, source: TitleSource, replyId: string): void {
+  /** Names the conversation with its first finished reply, `replyId` (ReplyRepository.finish), when nothing named it yet; whether it did. */
+  nameIfUntitled(conversationId: string, title: string, source: TitleSource, replyId: string): boolean {
     const stored = this.store.conversations.get(conversationId);
-    if (stored && stored.titleSource === null) this.name(stored, title, source, replyId);
+    if (!stored || stored.titleSource !== null) return false;
+    this.name(stored, title, source, replyId);
+    return true;
   }
 
   async namedBy(replies: readonly { conversationId: string; replyId: string }[]): Promise<Map<string, ConversationName>> {

@@ -93,8 +93,13 @@ export class InMemoryReplyRepository implements ReplyRepository {
   }
 
   async finish(reply: Message, at: Date, name?: ConversationName): Promise<Message | null> {
+    return (await this.finishAndName(reply, at, name)).message;
+  }
+
+  async finishAndName(reply: Message, at: Date, name?: ConversationName): Promise<{ message: Message | null; named: boolean }> {
     const entry = this.store.messages.get(reply.messageId);
-    if (!entry || entry.message.status !== 'in_progress') return entry?.message ?? null;
+    if (!entry || entry.message.status !== 'in_progress') return { message: entry?.message ?? null, named: false };
+    let named = false;
     if (reply.text === '') {
       const record = responseRecordOf(this.store, entry) ?? null;
       const { messageId: responseId, conversationId, userId, replyTo, createdAt } = entry.message;
@@ -104,9 +109,9 @@ export class InMemoryReplyRepository implements ReplyRepository {
       entry.message = reply.with({ status: 'completed', progressAt: null, parentId: entry.message.parentId });
       const conversation = this.store.conversations.get(reply.conversationId);
       if (conversation && conversation.activeAt < at) conversation.activeAt = at;
-      if (name) new InMemoryConversationRepository(this.store, this.undo).nameIfUntitled(reply.conversationId, name.title, name.source, reply.messageId);
+      if (name) named = new InMemoryConversationRepository(this.store, this.undo).nameIfUntitled(reply.conversationId, name.title, name.source, reply.messageId);
     }
-    return this.store.messages.get(reply.messageId)?.message ?? null;
+    return { message: this.store.messages.get(reply.messageId)?.message ?? null, named };
   }
 
   async inProgressOf(userId: string): Promise<Message[]> {

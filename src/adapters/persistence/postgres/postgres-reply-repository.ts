@@ -192,9 +192,17 @@ export class PostgresReplyRepository implements ReplyRepository {
   }
 
   async finish(reply: Message, at: Date, name?: ConversationName): Promise<Message | null> {
+    return (await this.finishing(reply, at, name)).message;
+  }
+
+  finishAndName(reply: Message, at: Date, name: ConversationName): Promise<{ message: Message | null; named: boolean }> {
+    return this.finishing(reply, at, name);
+  }
+
+  private async finishing(reply: Message, at: Date, name?: ConversationName): Promise<{ message: Message | null; named: boolean }> {
     const id = reply.messageId;
     const [title, source] = name ? [name.title, name.source] : [null, null];
-    const [row] = await this.db.rows<{ finished: MessageRow | null; current: MessageRow | null; removed: string }>(
+    const [row] = await this.db.rows<{ finished: MessageRow | null; current: MessageRow | null; removed: string; named: boolean }>(
       sql`/* replies.finish */ with current as (select * from messages where message_id = ${id}),
        ${conversationFirst(sql`(select conversation_id from current)`)},
        finished as (
@@ -214,14 +222,17 @@ export class PostgresReplyRepository implements ReplyRepository {
            title = case when c.title_source is null and exists (select 1 from finished) and ${title}::text is not null then ${title}::text else c.title end,
            title_source = case when c.title_source is null and exists (select 1 from finished) and ${title}::text is not null then ${source}::text else c.title_source end,
            titled_by = case when c.title_source is null and exists (select 1 from finished) and ${title}::text is not null then ${id}::text else c.titled_by end
-         where c.conversation_id = (select conversation_id from current) and (exists (select 1 from finished) or exists (select 1 from removed)))
+         where c.conversation_id = (select conversation_id from current) and (exists (select 1 from finished) or exists (select 1 from removed))
+         returning c.titled_by)
        select (select row_to_json(f) from finished f) as finished,
               (select row_to_json(c) from current c) as current,
-              (select count(*) from removed) as removed`,
+              (select count(*) from removed) as removed,
+              exists (select 1 from touched where titled_by = ${id}) as named`,
     );
-    if (row!.finished) return toMessage(row!.finished);
-    if (Number(row!.removed) > 0 || !row!.current) return null;
-    return toMessage(row!.current);
+    const named = row!.named === true;
+    if (row!.finished) return { message: toMessage(row!.finished), named };
+    if (Number(row!.removed) > 0 || !row!.current) return { message: null, named: false };
+    return { message: toMessage(row!.current), named: false };
   }
 
   async inProgressOf(userId: string): Promise<Message[]> {
