@@ -100,12 +100,15 @@ export interface ReplyRepository {
    */
   advance(advances: readonly ReplyAdvance[], at: Date): Promise<string[]>;
   /**
-   * Finishes a reply in progress with its whole text and metadata; an empty reply is removed (a
-   * response's leaves its ending in its place: ResponseRepository.findEnding).
+   * Finishes a reply in progress with its whole text and metadata; an empty reply is removed (its
+   * ending is kept in its place: ResponseRepository.findEnding).
    * Returns what is stored afterwards: this reply, the one someone else finished first, or null.
    */
-  finish(reply: Message, at: Date, title?: ConversationName): Promise<Message | null>;
-  /** `finish`, also saying whether the conversation took `title` (not when its user named it meanwhile). */
+  finish(reply: Message, at: Date): Promise<Message | null>;
+  /**
+   * `finish` of a conversation's first answer: a conversation without a title takes `title` with it
+   * (ConversationRepository.namedBy); says whether it did (not when its user named it meanwhile).
+   */
   finishAndName(reply: Message, at: Date, title: ConversationName): Promise<{ message: Message | null; named: boolean }>;
   /** The replies in progress of a user, in every conversation. */
   inProgressOf(userId: string): Promise<Message[]>;

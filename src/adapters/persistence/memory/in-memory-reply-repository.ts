@@ -92,8 +92,8 @@ export class InMemoryReplyRepository implements ReplyRepository {
     return advanced;
   }
 
-  async finish(reply: Message, at: Date, name?: ConversationName): Promise<Message | null> {
-    return (await this.finishAndName(reply, at, name)).message;
+  async finish(reply: Message, at: Date): Promise<Message | null> {
+    return (await this.finishAndName(reply, at)).message;
   }
 
   async finishAndName(reply: Message, at: Date, name?: ConversationName): Promise<{ message: Message | null; named: boolean }> {

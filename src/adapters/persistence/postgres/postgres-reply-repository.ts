@@ -191,8 +191,8 @@ export class PostgresReplyRepository implements ReplyRepository {
     return rows.map((row) => row.message_id);
   }
 
-  async finish(reply: Message, at: Date, name?: ConversationName): Promise<Message | null> {
-    return (await this.finishing(reply, at, name)).message;
+  async finish(reply: Message, at: Date): Promise<Message | null> {
+    return (await this.finishing(reply, at)).message;
   }
 
   finishAndName(reply: Message, at: Date, name: ConversationName): Promise<{ message: Message | null; named: boolean }> {
