@@ -110,6 +110,35 @@ describe('conversation tree: edit, regenerate, branches (HTTP)', function () {
     }
   });
 
+  it("a branch cursor whose branch end, or whose last message and its parent, were deleted since is a 400 saying so, not an empty page that looks like the end", async () => {
+    const ids = who();
+    const saved: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await service.post('/api/chat/saveMessage', { ...ids, role: i % 2 ? 'assistant' : 'user', text: `m${i}` });
+      expect(res.status, res.text).to.equal(201);
+      saved.push(res.json.message.message_id);
+    }
+    const del = (messageIds: string[]) => service.call('DELETE', '/api/chat/deleteMessages', { body: { ...ids, message_ids: messageIds } });
+    const next = (body: Record<string, unknown>) => service.post('/api/chat/loadMessages', { ...ids, ...body });
+    const refused = { field: 'cursor', message: 'the messages it goes on from were deleted since: load the first page again' };
+    // The branch's end (the head when the page was made) deleted.
+    const first = await load({ ...ids, limit: 3 });
+    expect((await del([saved[7]!])).status).to.equal(200);
+    const afterEnd = await next({ limit: 50, cursor: first.next_cursor });
+    expect(afterEnd.status, afterEnd.text).to.equal(400);
+    expect(afterEnd.json.errors).to.deep.equal([refused]);
+    // The page's last message and its parent deleted together.
+    const down = await load({ ...ids, limit: 2, order: 'desc' });
+    expect(texts(down)).to.deep.equal(['m6', 'm5']);
+    expect((await del([saved[5]!, saved[4]!])).status).to.equal(200);
+    const afterPair = await next({ limit: 50, order: 'desc', cursor: down.next_cursor });
+    expect(afterPair.status, afterPair.text).to.equal(400);
+    // Its last message alone deleted: the page goes on from its parent, as before.
+    const one = await load({ ...ids, limit: 1 });
+    expect((await del([saved[0]!])).status).to.equal(200);
+    expect(texts(await load({ ...ids, limit: 50, cursor: one.next_cursor }))).to.deep.equal(['m1', 'm2', 'm3', 'm6']);
+  });
+
   it('deleteMessages splices the tree, or takes whole subtrees with descendants: true', async () => {
     const { ids, a, b, b2 } = await edited();
     const spliced = await service.call('DELETE', '/api/chat/deleteMessages', { body: { ...ids, message_ids: [a.message_id] } });

@@ -2,7 +2,7 @@ import type { Message } from '../../domain/message.js';
 import { FieldInvalidError } from '../../domain/errors.js';
 import { isStale } from '../../domain/reply.js';
 import type { BranchPosition, MessagePosition, Siblings, SortOrder } from '../ports/message-repository.js';
-import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { Repositories, UnitOfWork } from '../ports/unit-of-work.js';
 import type { ReplyJobs } from '../replies/reply-jobs.js';
 
 /** Which messages a page lists: one branch (the active one, or the path to `leafId`), or every message of every branch. */
@@ -59,9 +59,22 @@ export class LoadMessages {
         const page = await r.messages.pageBranch(conversationId, userId, { leafId: input.leafId, order, limit, after: input.after });
         page.conversation?.assertOwnedBy(userId);
         if (page.conversation && !page.leafFound) throw new FieldInvalidError('leaf_id', 'must be a message of this conversation');
+        // A cursor whose branch end, or whose last message and its parent, were deleted since has nothing to go on
+        // from: said so, rather than an empty page that looks like the branch's end.
+        if (input.after && page.messages.length === 0 && (await anchorsGone(r, conversationId, input.after))) {
+          throw new FieldInvalidError('cursor', 'the messages it goes on from were deleted since: load the first page again');
+        }
         return { headId: page.headId, messages: page.messages, next: page.next ? { branch: 'one', position: page.next } : null };
       },
       { atomic: false },
     );
   }
+}
+
+/** Whether a branch cursor's branch end is gone, or both its last message and that message's parent. */
+async function anchorsGone(r: Repositories, conversationId: string, after: BranchPosition): Promise<boolean> {
+  const gone = async (id: string) => (await r.messages.findById(id))?.conversationId !== conversationId;
+  if (await gone(after.leafId)) return true;
+  if (!(await gone(after.afterId))) return false;
+  return typeof after.afterParentId === 'string' ? gone(after.afterParentId) : after.afterParentId === undefined;
 }
