@@ -126,6 +126,9 @@ export function responseRepositoryContract(make: MakeStore): void {
         const native = await opened(false);
         await store.run((r) => r.replies.finish(failed(native.reply), new Date()));
         expect(await store.run((r) => r.responses.findEnding(native.reply.messageId))).to.deep.include({ finishReason: 'error', record: null, replyTo: native.question.messageId });
+        const unsaid = await opened(false);
+        await store.run((r) => r.replies.finish(unsaid.reply, new Date())); // no reason given: a stop
+        expect((await store.run((r) => r.responses.findEnding(unsaid.reply.messageId)))?.finishReason).to.equal('cancelled');
         const written = await opened();
         await store.run((r) => r.replies.finish(failed(written.reply).with({ text: 'Half' }), new Date()));
         expect(await store.run((r) => r.responses.findEnding(written.reply.messageId))).to.equal(null);

@@ -103,7 +103,7 @@ export class InMemoryReplyRepository implements ReplyRepository {
     if (reply.text === '') {
       const record = responseRecordOf(this.store, entry) ?? null;
       const { messageId: responseId, conversationId, userId, replyTo, createdAt } = entry.message;
-      keepEnding(this.store, { responseId, conversationId, userId, replyTo, createdAt, finishReason: reply.finishReason ?? 'error', metadata: reply.metadata, record }, this.undo);
+      keepEnding(this.store, { responseId, conversationId, userId, replyTo, createdAt, finishReason: reply.finishReason ?? 'cancelled', metadata: reply.metadata, record }, this.undo);
       this.messages.deleteSpliced(reply.conversationId, new Set([reply.messageId]));
     } else {
       entry.message = reply.with({ status: 'completed', progressAt: null, parentId: entry.message.parentId });

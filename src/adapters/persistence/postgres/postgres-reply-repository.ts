@@ -36,7 +36,7 @@ type BeginRow = {
  */
 const keptEnding = (removed: Sql): Sql => sql`ended as (
   insert into response_endings (response_id, conversation_id, user_id, reply_to, created_at, finish_reason, metadata, record)
-  select m.message_id, m.conversation_id, m.user_id, m.reply_to, m.created_at, e.finish_reason, e.metadata,
+  select m.message_id, m.conversation_id, m.user_id, m.reply_to, m.created_at, coalesce(e.finish_reason, 'cancelled'), e.metadata,
     case when r.response_id is null then null else to_jsonb(r) end
   from (${removed}) e join messages m on m.message_id = e.message_id left join responses r on r.response_id = e.message_id
   on conflict (response_id) do nothing)`;
