@@ -15,12 +15,12 @@ export function readChatGptConversation(value: unknown): SourceConversation {
   if (id === null) throw new ConversationUnreadableError(stringOrNull(c.title), 'has neither conversation_id nor id');
   const mapping = c.mapping as Json;
   const raw = Object.entries(mapping).map(([key, node]) => readNode(key, node));
-  const times = raw.flatMap((n) => (n.time ? [n.time] : []));
-  const createdAt = timeOrNull(c.create_time) ?? (times.length ? new Date(Math.min(...times.map((t) => t.getTime()))) : null);
+  let earliest = Number.POSITIVE_INFINITY;
+  for (const n of raw) if (n.time && n.time.getTime() < earliest) earliest = n.time.getTime();
+  const createdAt = timeOrNull(c.create_time) ?? (earliest < Number.POSITIVE_INFINITY ? new Date(earliest) : null);
   if (createdAt === null) throw new ConversationUnreadableError(id, 'create_time: missing, and no message has a time');
-  // A message without a time takes its parent's (or the conversation's).
-  const timeOf = (node: (typeof raw)[number], seen = 0): Date => node.time ?? (node.parentId && seen < 10_000 ? timeOf(byId.get(node.parentId) ?? { ...node, parentId: null }, seen + 1) : createdAt);
   const byId = new Map(raw.map((n) => [n.id, n]));
+  const timeOf = inheritedTimes(byId, createdAt);
   const nodes = raw.map((n) => ({ ...n, createdAt: timeOf(n) }));
   const tree = keptTree(nodes, (n) => n.message !== null, stringOrNull(c.current_node));
   const messages: SourceMessage[] = tree.nodes.map((n) => ({ ...n.message!, id: n.id, parentId: n.parentId, createdAt: n.createdAt }));
@@ -38,6 +38,36 @@ export function readChatGptConversation(value: unknown): SourceConversation {
 }
 
 type ReadMessage = Omit<SourceMessage, 'id' | 'parentId' | 'createdAt'>;
+
+/**
+ * A message without a time takes its nearest ancestor's that has one (or the conversation's, at
+ * a root, an unknown parent or a loop): found without recursion and once per node, so a chain of
+ * many thousand messages without times costs its length, not its square (nor the call stack).
+ */
+function inheritedTimes<N extends { id: string; parentId: string | null; time: Date | null }>(byId: Map<string, N>, fallback: Date): (node: N) => Date {
+  const found = new Map<string, Date>();
+  return (start) => {
+    const path: string[] = [];
+    const onPath = new Set<string>();
+    let time = fallback;
+    for (let node: N | undefined = start; node; node = node.parentId === null ? undefined : byId.get(node.parentId)) {
+      if (node.time) {
+        time = node.time;
+        break;
+      }
+      const known = found.get(node.id);
+      if (known) {
+        time = known;
+        break;
+      }
+      if (onPath.has(node.id)) break;
+      onPath.add(node.id);
+      path.push(node.id);
+    }
+    for (const id of path) found.set(id, time);
+    return time;
+  };
+}
 
 function readNode(key: string, value: unknown): { id: string; parentId: string | null; time: Date | null; message: ReadMessage | null } {
   const node = isObject(value) ? value : {};

@@ -100,24 +100,26 @@ export function keptTree<T extends Node>(all: T[], kept: (node: T) => boolean, h
   }
   const nodes: T[] = [];
   const visited = new Set<string>();
+  // Siblings by time, and those of equal times in the file's order (an export lists them so: the round trip keeps them so).
+  const place = new Map(all.map((node, index) => [node.id, index]));
+  const laterFirst = (a: Node, b: Node) => b.createdAt.getTime() - a.createdAt.getTime() || place.get(b.id)! - place.get(a.id)!;
   const walk = (roots: T[]) => {
-    const stack = [...roots].sort(byTimeDescending);
+    const stack = [...roots].sort(laterFirst);
     while (stack.length > 0) {
       const node = stack.pop()!;
       if (visited.has(node.id)) continue;
       visited.add(node.id);
       nodes.push(node);
-      stack.push(...[...(children.get(node.id) ?? [])].sort(byTimeDescending));
+      // One by one: a node may have more children than a call takes arguments.
+      for (const child of [...(children.get(node.id) ?? [])].sort(laterFirst)) stack.push(child);
     }
   };
   walk(children.get(null) ?? []);
   if (nodes.length < keep.size) {
     // What no root reaches hangs from a loop: its earliest node (the file's first, among equal times) starts a tree.
-    for (const node of all.filter((n) => keep.has(n.id) && !visited.has(n.id)).sort((a, b) => -byTimeDescending(a, b))) {
+    for (const node of all.filter((n) => keep.has(n.id) && !visited.has(n.id)).sort((a, b) => -laterFirst(a, b))) {
       if (!visited.has(node.id)) walk([{ ...node, parentId: null }]);
     }
   }
   return { nodes, headId: keptAncestor(head) };
 }
-
-const byTimeDescending = (a: Node, b: Node) => b.createdAt.getTime() - a.createdAt.getTime();
