@@ -1,5 +1,5 @@
 import { FieldInvalidError } from './errors.js';
-import { hasUnstorableCharacters, UNSTORABLE_RULE, utf8Length } from './text.js';
+import { hasUnstorableCharacters, storableText, UNSTORABLE_RULE, utf8Length } from './text.js';
 
 /** Free-form JSON object attached to messages and sessions. */
 export type Metadata = Record<string, unknown>;
@@ -37,6 +37,18 @@ export function assertMetadata(value: unknown, field = 'metadata'): Metadata {
     throw new FieldInvalidError(field, `must be at most ${MAX_METADATA_BYTES} bytes as JSON`);
   }
   return value as Metadata;
+}
+
+/**
+ * Metadata the service did not take from a client (an import's): each NUL and lone surrogate in its
+ * keys and strings becomes U+FFFD, as in an imported text. What lies deeper than the bound is left
+ * as it is (assertMetadata refuses it).
+ */
+export function storableMetadata<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return storableText(value) as T;
+  if (value === null || typeof value !== 'object' || depth > MAX_METADATA_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => storableMetadata(item, depth + 1)) as T;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [storableText(key), storableMetadata(item, depth + 1)])) as T;
 }
 
 /** Whether two JSON values are equal, whatever the order of their keys (jsonb keeps its own order). */

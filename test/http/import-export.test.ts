@@ -91,6 +91,18 @@ export function importExportSuite(start: () => Promise<TestService>): void {
     expect((await imported(user, JSON.stringify([claudeConversation(1)]))).messages).to.deep.equal({ created: 0, skipped: 5 });
   });
 
+  it('a NUL or a lone surrogate in what an import keeps as metadata (a file name, a name) becomes U+FFFD, as in texts: the conversation is not refused', async () => {
+    const user = uid('claude');
+    const conversation = claudeConversation(2);
+    const raw = JSON.stringify([conversation]).replace('photo.png', 'notes-caf\\udce9\\u0000.txt');
+    const report = await imported(user, raw);
+    expect(report.errors).to.deep.equal([]);
+    expect(report.conversations).to.deep.equal({ created: 1, skipped: 0 });
+    const [listed] = await list(user);
+    const exported = (await exportOne(user, listed!.conversation_id)).json as Json;
+    expect(activeBranch(exported)[2]!.metadata.imported.files).to.deep.equal(['notes-caf\uFFFD\uFFFD.txt']);
+  });
+
   it("reports a conversation it cannot read and imports the rest; a body of no format is 400 and stores nothing", async () => {
     const user = uid('bad');
     const broken = { ...chatGptConversation(4), mapping: 'nope' };

@@ -1,6 +1,7 @@
 import { Conversation } from '../../domain/conversation.js';
 import { FieldInvalidError } from '../../domain/errors.js';
 import { Message } from '../../domain/message.js';
+import { storableMetadata } from '../../domain/metadata.js';
 import { storableText } from '../../domain/text.js';
 import type { IdGenerator } from '../ports/id-generator.js';
 import type { ImportedConversation, ImportOutcome } from '../ports/message-repository.js';
@@ -141,7 +142,7 @@ function build(userId: string, source: SourceConversation, idOf: (kind: 'convers
       role: m.role,
       text: storableText(m.text),
       createdAt: m.createdAt,
-      metadata: m.metadata,
+      metadata: storableMetadata(m.metadata),
       replyTo: null,
       parentId: m.parentId === null ? null : idOf('message', m.parentId),
     }),
