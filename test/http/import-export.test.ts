@@ -103,6 +103,21 @@ export function importExportSuite(start: () => Promise<TestService>): void {
     expect(activeBranch(exported)[2]!.metadata.imported.files).to.deep.equal(['notes-caf\uFFFD\uFFFD.txt']);
   });
 
+  it('a message id given twice in one conversation of a file: the first is kept, the other counted as skipped (it was dropped unreported)', async () => {
+    const user = uid('dup');
+    const conversationId = uid('conv');
+    const message = (id: string, text: string, parent: string | null, second: number) => ({ message_id: id, role: 'user', text, created_at: `2024-05-01T10:00:0${second}.000Z`, metadata: {}, parent_id: parent });
+    const line = {
+      conversation: { conversation_id: conversationId, title: 'dup', title_source: 'user', created_at: '2024-05-01T10:00:00.000Z', last_message_at: '2024-05-01T10:00:03.000Z', pinned: false, archived: false, head_id: null },
+      messages: [message('d1', 'first d1', null, 0), message('d2', 'child', 'd1', 1), message('d1', 'second d1', 'd2', 2)],
+    };
+    const res = await importFile(user, `${JSON.stringify(line)}\n`, { 'content-type': 'application/x-ndjson' });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.json.messages).to.deep.equal({ created: 2, skipped: 1 });
+    const exported = (await exportOne(user, conversationId)).json as Json;
+    expect((exported.messages as Json[]).map((m) => m.text)).to.deep.equal(['first d1', 'child']);
+  });
+
   it("reports a conversation it cannot read and imports the rest; a body of no format is 400 and stores nothing", async () => {
     const user = uid('bad');
     const broken = { ...chatGptConversation(4), mapping: 'nope' };

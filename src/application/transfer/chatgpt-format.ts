@@ -34,6 +34,7 @@ export function readChatGptConversation(value: unknown): SourceConversation {
     archived: c.is_archived === true,
     messages,
     headId: tree.headId,
+    duplicates: tree.duplicates,
   };
 }
 

@@ -35,6 +35,7 @@ export function readClaudeConversation(value: unknown): SourceConversation {
     archived: false,
     messages: tree.nodes.map((n) => ({ ...n.read!, id: n.id, parentId: n.parentId, createdAt: n.createdAt })),
     headId: tree.headId,
+    duplicates: tree.duplicates,
   };
 }
 

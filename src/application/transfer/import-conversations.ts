@@ -94,7 +94,7 @@ export class ImportConversations {
     // This service's own export keeps its ids where they are free or already this user's.
     const first = build(userId, source, format === 'ndjson' ? (_kind, id) => id : derive);
     // Only the id is kept of the file's conversation: short-lived objects stay young (cheap to collect).
-    batch.items.push({ name: source.id, first, derived: format === 'ndjson' ? () => build(userId, source, derive) : null });
+    batch.items.push({ name: source.id, first, derived: format === 'ndjson' ? () => build(userId, source, derive) : null, duplicates: source.duplicates ?? 0 });
     batch.messages += source.messages.length;
     if (batch.items.length >= BATCH_CONVERSATIONS || batch.messages >= BATCH_MESSAGES) await this.flush(batch, report);
   }
@@ -120,13 +120,14 @@ export class ImportConversations {
       if (outcome === null) return this.fail(report, batch, items[i]!.name, 'its ids are taken by another conversation');
       report.conversations[outcome.outcome === 'created' ? 'created' : 'skipped']++;
       report.messages.created += outcome.created;
-      report.messages.skipped += outcome.skipped;
+      report.messages.skipped += outcome.skipped + items[i]!.duplicates;
     });
   }
 }
 
 interface Batch {
-  items: { name: string; first: ImportedConversation; derived: (() => ImportedConversation) | null }[];
+  /** `duplicates`: messages of the file left out for an id given twice, counted as skipped. */
+  items: { name: string; first: ImportedConversation; derived: (() => ImportedConversation) | null; duplicates: number }[];
   messages: number;
   /** Conversations reported so far. */
   errors: number;

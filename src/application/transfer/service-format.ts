@@ -33,5 +33,6 @@ export function readServiceConversation(value: unknown): SourceConversation {
     archived: c.archived === true,
     messages: tree.nodes,
     headId: tree.headId,
+    duplicates: tree.duplicates,
   };
 }

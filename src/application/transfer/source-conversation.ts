@@ -31,6 +31,8 @@ export interface SourceConversation {
   messages: SourceMessage[];
   /** The last message of the active branch (a kept one), or null for the last message. */
   headId: string | null;
+  /** Messages left out because an earlier one in the file has the same id (counted as skipped). */
+  duplicates?: number;
 }
 
 /** One conversation of a file cannot be read: it is reported and skipped, the rest imported. */
@@ -78,8 +80,11 @@ interface Node {
  * so does the earliest node of a loop of parents (a file that is no tree: each node its own
  * ancestor), so nothing of it is lost. Also the nearest kept node at or above `head`.
  */
-export function keptTree<T extends Node>(all: T[], kept: (node: T) => boolean, head: string | null): { nodes: T[]; headId: string | null } {
-  const byId = new Map(all.map((node) => [node.id, node]));
+export function keptTree<T extends Node>(given: T[], kept: (node: T) => boolean, head: string | null): { nodes: T[]; headId: string | null; duplicates: number } {
+  // An id given twice: the file's first message of that id is the one (a later one would overwrite it unseen).
+  const byId = new Map<string, T>();
+  for (const node of given) if (!byId.has(node.id)) byId.set(node.id, node);
+  const all = byId.size === given.length ? given : [...byId.values()];
   const keep = new Set(all.filter(kept).map((node) => node.id));
   const keptAncestor = (from: string | null): string | null => {
     const seen = new Set<string>();
@@ -121,5 +126,5 @@ export function keptTree<T extends Node>(all: T[], kept: (node: T) => boolean, h
       if (!visited.has(node.id)) walk([{ ...node, parentId: null }]);
     }
   }
-  return { nodes, headId: keptAncestor(head) };
+  return { nodes, headId: keptAncestor(head), duplicates: given.length - all.length };
 }
