@@ -4,6 +4,9 @@ import { hasUnstorableCharacters, storableText, UNSTORABLE_RULE, utf8Length } fr
 /** Free-form JSON object attached to messages and sessions. */
 export type Metadata = Record<string, unknown>;
 
+/** Whether a parsed JSON value is an object (not null, not an array). */
+export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export const MAX_METADATA_BYTES = 16_384;
 export const MAX_METADATA_DEPTH = 16;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChatInput } from '../../application/replies/start-turn.js';
+import { isJsonObject } from '../../domain/metadata.js';
 import { requestedStreamProtocol, type StreamProtocol } from './chat-stream-encoders.js';
 import { clientId, text, type RequestSchemas } from './schemas.js';
 import { parseRequest } from './validate.js';
@@ -102,7 +103,7 @@ export function readStreamRequest(
   uiSchema: ReturnType<typeof uiChatRequestSchema>,
 ): { input: ChatInput; protocol: StreamProtocol } {
   const requested = requestedStreamProtocol(protocolHeader);
-  const isUiChat = typeof body === 'object' && body !== null && !Array.isArray(body) && 'messages' in body && !('text' in body);
+  const isUiChat = isJsonObject(body) && 'messages' in body && !('text' in body);
   const parsed = isUiChat ? parseRequest(uiSchema, body) : parseRequest(schemas.chat, body);
   const protocol = requested ?? (isUiChat ? 'ui-message' : 'events');
   return {

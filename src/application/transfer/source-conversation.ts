@@ -1,6 +1,6 @@
 import type { TitleSource } from '../../domain/conversation.js';
 import type { Role } from '../../domain/message.js';
-import type { Metadata } from '../../domain/metadata.js';
+import { isJsonObject, type Metadata } from '../../domain/metadata.js';
 import { isStorableInstant } from '../../domain/instants.js';
 
 /** The formats an import reads, told apart by their shape. */
@@ -32,7 +32,7 @@ export interface SourceConversation {
   /** The last message of the active branch (a kept one), or null for the last message. */
   headId: string | null;
   /** Messages left out because an earlier one in the file has the same id (counted as skipped). */
-  duplicates?: number;
+  duplicates: number;
 }
 
 /** One conversation of a file cannot be read: it is reported and skipped, the rest imported. */
@@ -46,7 +46,7 @@ export class ConversationUnreadableError extends Error {
 }
 
 export type Json = Record<string, unknown>;
-export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject: (value: unknown) => value is Json = isJsonObject;
 export const stringOrNull = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
 

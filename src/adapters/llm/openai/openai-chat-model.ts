@@ -1,6 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import OpenAI, { APIError } from 'openai';
 import type { ChatChunk, ChatModel, ChatReply, ChatRequest, TokenUsage } from '../../../application/ports/chat-model.js';
+import { isJsonObject } from '../../../domain/metadata.js';
 import { systemPromptFor } from '../../../domain/persona.js';
 import { tokenUsage } from '../../../domain/reply.js';
 import { ChatModelFailedError } from '../../../domain/errors.js';
@@ -73,7 +74,7 @@ export class OpenAiChatModel implements ChatModel {
           { signal: call.signal },
         ),
       );
-      if (!isObject(completion)) throw notACompletion();
+      if (!isJsonObject(completion)) throw notACompletion();
       const choice = completion.choices?.[0];
       if (!choice) throw new ChatModelFailedError('the language model answered without a reply');
       return {
@@ -159,13 +160,11 @@ export class OpenAiChatModel implements ChatModel {
 /** One event of a streamed chat completion, as OpenAI's SDK reads it: a chunk, or an error that ends the answer. */
 function completionChunk(event: EventSourceMessage, response: Response): OpenAI.Chat.Completions.ChatCompletionChunk {
   const data = JSON.parse(event.data) as OpenAI.Chat.Completions.ChatCompletionChunk & { error?: object; message?: string };
-  if (!isObject(data)) throw notACompletion();
+  if (!isJsonObject(data)) throw notACompletion();
   if (event.event === 'error') throw new APIError(undefined, data.error, data.message, undefined);
   if (data.error) throw new APIError(undefined, data.error, undefined, response.headers);
   return data;
 }
-
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const notACompletion = () => new ChatModelFailedError('the language model sent an answer that is not a chat completion');
 
