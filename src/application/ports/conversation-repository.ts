@@ -57,7 +57,7 @@ export interface ConversationRepository {
   nameUnlessUserDid(conversationId: string, title: string, source: TitleSource): Promise<boolean>;
   /**
    * Of each reply (conversation and reply ids), the title of its conversation when that reply
-   * named it (ReplyRepository.finish) and its user has not renamed it since: what the end of a
+   * named it (ReplyRepository.finishAndName) and its user has not renamed it since: what the end of a
    * first turn's stream shows on every instance. Absent from the map: not named by that reply.
    */
   namedBy(replies: readonly { conversationId: string; replyId: string }[]): Promise<Map<string, ConversationName>>;

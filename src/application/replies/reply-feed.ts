@@ -212,14 +212,17 @@ class Pieces {
 
 /** A reply removed before its first piece because it failed (or its producer stopped) ends its streams with an `error` event, as its producer's did. */
 function failureOfRemoved(finishReason: string, detail: unknown): { failure?: unknown } {
-  if (finishReason === 'error') return { failure: new ChatModelFailedError(typeof detail === 'string' ? detail : 'the reply failed') };
   if (finishReason === 'interrupted') return { failure: new ReplyInterruptedError('the service stopped while writing this reply, before its first piece') };
-  return {};
+  return modelFailure(finishReason, detail);
 }
 
 /** A reply stored as failed ends its streams with an `error` event carrying the stored detail. */
 function failureOf(reply: Message): { failure?: unknown } {
-  if (reply.finishReason !== 'error') return {};
-  const detail = typeof reply.metadata.error === 'string' ? reply.metadata.error : 'the reply failed';
-  return { failure: new ChatModelFailedError(detail) };
+  return modelFailure(reply.finishReason, reply.metadata.error);
+}
+
+/** For a reply that ended with `error`: the model's failure, with its stored detail. */
+function modelFailure(finishReason: string | null, detail: unknown): { failure?: unknown } {
+  if (finishReason !== 'error') return {};
+  return { failure: new ChatModelFailedError(typeof detail === 'string' ? detail : 'the reply failed') };
 }

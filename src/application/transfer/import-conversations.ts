@@ -94,7 +94,7 @@ export class ImportConversations {
     // This service's own export keeps its ids where they are free or already this user's.
     const first = build(userId, source, format === 'ndjson' ? (_kind, id) => id : derive);
     // Only the id is kept of the file's conversation: short-lived objects stay young (cheap to collect).
-    batch.items.push({ name: source.id, first, derived: format === 'ndjson' ? () => build(userId, source, derive) : null, duplicates: source.duplicates ?? 0 });
+    batch.items.push({ name: source.id, first, derived: format === 'ndjson' ? () => build(userId, source, derive) : null, duplicates: source.duplicates });
     batch.messages += source.messages.length;
     if (batch.items.length >= BATCH_CONVERSATIONS || batch.messages >= BATCH_MESSAGES) await this.flush(batch, report);
   }

@@ -82,8 +82,7 @@ export class InMemoryConversationRepository implements ConversationRepository {
     return true;
   }
 
-  /** For the memory store's own use: a title for a conversation without one (with its first finished reply). */
-  /** Names the conversation with its first finished reply, `replyId` (ReplyRepository.finish), when nothing named it yet; whether it did. */
+  /** For the memory store's own use: names the conversation with its first finished reply, `replyId` (ReplyRepository.finishAndName), when nothing named it yet; whether it did. */
   nameIfUntitled(conversationId: string, title: string, source: TitleSource, replyId: string): boolean {
     const stored = this.store.conversations.get(conversationId);
     if (!stored || stored.titleSource !== null) return false;

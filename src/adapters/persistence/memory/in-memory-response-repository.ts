@@ -26,7 +26,7 @@ export function responseRecordOf(store: MemoryStore, entry: StoredMessage): Resp
   return tablesOf(store).responses.get(entry);
 }
 
-/** Keeps a response's ending (its reply is being removed before its first piece), recording how to undo it. */
+/** Keeps a reply's ending (it is being removed before its first piece), recording how to undo it. */
 export function keepEnding(store: MemoryStore, ending: ResponseEnding, undo: UndoLog): void {
   if (store.endings.has(ending.responseId)) return;
   store.addEnding(structuredClone(ending));

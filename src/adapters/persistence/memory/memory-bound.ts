@@ -7,8 +7,8 @@ export interface Dropped {
 }
 
 /**
- * Keeps the store within `maxMessages` messages (responses' endings counted with them; and as many conversations and sessions, so
- * that writes without messages cannot grow it either) by dropping the least recently written
+ * Keeps the store within `maxMessages` messages (replies' endings counted with them; and as many
+ * conversations and sessions, so that writes without messages cannot grow it either) by dropping the least recently written
  * conversations whole: their messages, replies, sessions, the conversation, and its user when it
  * was their last. Each record is dropped at most once, so this costs amortised O(1) per write.
  */

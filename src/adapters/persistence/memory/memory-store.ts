@@ -20,7 +20,7 @@ export interface StoredConversation {
   headId: string | null;
   title: string | null;
   titleSource: TitleSource | null;
-  /** The reply that named it (ReplyRepository.finish), if one did. */
+  /** The reply that named it (ReplyRepository.finishAndName), if one did. */
   titledBy?: string | null;
   pinned: boolean;
   archived: boolean;
@@ -47,7 +47,7 @@ export class MemoryStore {
    * moves its conversation to the end, so both the move and finding the oldest are O(1).
    */
   readonly recency = new Map<string, true>();
-  /** Responses whose reply ended before its first piece (ResponseRepository.findEnding), by response id. */
+  /** Replies that ended before their first piece (ResponseRepository.findEnding), by id. */
   readonly endings = new Map<string, ResponseEnding>();
   /** Their ids by conversation: they go with it. */
   readonly endingsOf = new Map<string, Set<string>>();

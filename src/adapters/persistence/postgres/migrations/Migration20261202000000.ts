@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Which reply named a conversation (its first finished one, ReplyRepository.finish), so that a
+ * Which reply named a conversation (its first finished one, ReplyRepository.finishAndName), so that a
  * stream of that reply followed on another instance ends with the title event too, as the
  * producing instance's stream does. A nullable column without a default: no row is rewritten.
  */
