@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { uid } from '../support/ids.js';
-import { ADMIN_URL, createTestDatabase, requirePostgres } from '../support/postgres.js';
+import { createTestDatabase, requirePostgres, throughStallingProxy } from '../support/postgres.js';
 import { killAllServiceProcesses, launchService } from '../support/service-process.js';
-import { startStallingProxy, type StallingProxy } from '../support/tcp-fixtures.js';
+import type { StallingProxy } from '../support/tcp-fixtures.js';
 
 /**
  * The process (the real entry point) whose database stops answering mid-run, as behind a stalled
@@ -13,11 +13,12 @@ describe('shutdown with a database that stopped answering', function () {
   this.timeout(60_000);
   let proxy: StallingProxy | undefined;
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  let url: string;
 
   before(async function () {
     await requirePostgres(this);
     database = await createTestDatabase();
-    proxy = await startStallingProxy(Number(new URL(ADMIN_URL).port || 5432));
+    ({ proxy, url } = await throughStallingProxy(database.url));
   });
   after(async () => {
     killAllServiceProcesses();
@@ -26,10 +27,8 @@ describe('shutdown with a database that stopped answering', function () {
   });
 
   it('exits (code 1, saying what it could not close) once SHUTDOWN_TIMEOUT_MS and the closing grace have passed', async () => {
-    const url = new URL(database!.url);
-    url.host = `127.0.0.1:${proxy!.port}`;
     const SHUTDOWN_MS = 500;
-    const service = await launchService({ DATABASE_URL: url.toString(), DATABASE_TIMEOUT_MS: '1000', SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_MS), LIMIT_REQUESTS_PER_MINUTE: '50' });
+    const service = await launchService({ DATABASE_URL: url, DATABASE_TIMEOUT_MS: '1000', SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_MS), LIMIT_REQUESTS_PER_MINUTE: '50' });
     const chat = await fetch(`${service.url}/v1/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user_id: uid('u'), text: 'hello' }) });
     expect(chat.status).to.equal(200);
     proxy!.stall();

@@ -3,9 +3,9 @@ import pg from 'pg';
 import { loadConfig } from '../../src/bootstrap/config.js';
 import { startService } from '../../src/bootstrap/server.js';
 import { uid } from '../support/ids.js';
-import { ADMIN_URL, createTestDatabase, requirePostgres } from '../support/postgres.js';
+import { ADMIN_URL, createTestDatabase, requirePostgres, throughStallingProxy } from '../support/postgres.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { startStallingProxy, type StallingProxy } from '../support/tcp-fixtures.js';
+import type { StallingProxy } from '../support/tcp-fixtures.js';
 import { requireThrowawayPostgres, startThrowawayPostgres, type ThrowawayPostgres } from '../support/throwaway-postgres.js';
 
 const UNAVAILABLE = { detail: 'the database is unavailable; try again shortly', status: 'error' };
@@ -69,10 +69,9 @@ describe('PostgreSQL behind a network that stalls', function () {
   before(async function () {
     await requirePostgres(this);
     database = await createTestDatabase();
-    proxy = await startStallingProxy(Number(new URL(ADMIN_URL).port || 5432));
-    const url = new URL(database.url);
-    url.host = `127.0.0.1:${proxy.port}`;
-    service = await startTestService({ DATABASE_URL: url.toString(), DATABASE_TIMEOUT_MS: String(TIMEOUT_MS) });
+    let url: string;
+    ({ proxy, url } = await throughStallingProxy(database.url));
+    service = await startTestService({ DATABASE_URL: url, DATABASE_TIMEOUT_MS: String(TIMEOUT_MS) });
   });
   after(async () => {
     await service?.stop();

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { missingTool } from './required-tool.js';
+import { startStallingProxy, type StallingProxy } from './tcp-fixtures.js';
 
 /**
  * PostgreSQL for tests: TEST_DATABASE_URL (an admin connection, e.g. to the `postgres`
@@ -103,4 +104,12 @@ function redact(url: string): string {
   } catch {
     return '(unparsable URL)';
   }
+}
+
+/** A test database reached through a proxy that can be made to go silent (tcp-fixtures.ts): the proxy, and the database's URL through it. */
+export async function throughStallingProxy(databaseUrl: string): Promise<{ proxy: StallingProxy; url: string }> {
+  const proxy = await startStallingProxy(Number(new URL(ADMIN_URL).port || 5432));
+  const url = new URL(databaseUrl);
+  url.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: url.toString() };
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { PostgresReplyNotifications } from '../../../src/adapters/persistence/postgres/postgres-reply-notifications.js';
-import { ADMIN_URL, createTestDatabase, requirePostgres } from '../../support/postgres.js';
-import { startStallingProxy, type StallingProxy } from '../../support/tcp-fixtures.js';
+import { createTestDatabase, requirePostgres, throughStallingProxy } from '../../support/postgres.js';
+import type { StallingProxy } from '../../support/tcp-fixtures.js';
 
 /**
  * The LISTEN connection behind a network that goes silent: nothing is raised by the socket, so a
@@ -18,10 +18,9 @@ describe('reply news: a LISTEN connection that goes silent', function () {
   before(async function () {
     await requirePostgres(this);
     database = await createTestDatabase();
-    proxy = await startStallingProxy(Number(new URL(ADMIN_URL).port || 5432));
-    const url = new URL(database.url);
-    url.host = `127.0.0.1:${proxy.port}`;
-    notifications = new PostgresReplyNotifications({ url: url.toString(), timeoutMs: 500, onState: (state) => states.push(state) });
+    let url: string;
+    ({ proxy, url } = await throughStallingProxy(database.url));
+    notifications = new PostgresReplyNotifications({ url, timeoutMs: 500, onState: (state) => states.push(state) });
     await notifications.start();
   });
   after(async () => {
