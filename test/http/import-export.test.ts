@@ -243,6 +243,27 @@ export function importExportSuite(start: () => Promise<TestService>): void {
     expect(copied.map((m) => m.text)).to.deep.equal(CHATGPT_EXPECTED.activeTexts);
     expect((await exportUser(uid('nobody'), 'chatgpt')).text.replace(/\s/g, '')).to.equal('[]');
   });
+
+  it("a message whose id is ChatGPT's root id does not replace the root in ChatGPT's shape: the tree imports back whole", async () => {
+    const user = uid('root-id');
+    const conversationId = uid('c');
+    for (const [id, role] of [['client-created-root', 'user'], ['client-created-root-1', 'assistant'], ['after', 'user']] as const) {
+      const res = await service.post('/api/chat/saveMessage', { user_id: user, conversation_id: conversationId, message_id: id, role, text: `text of ${id}` });
+      expect(res.status, res.text).to.equal(201);
+    }
+    const [conversation] = JSON.parse((await exportUser(user, 'chatgpt')).text) as Json[];
+    const roots = Object.values(conversation!.mapping as Record<string, Json>).filter((n) => n.parent === null);
+    expect(roots.map((n) => [n.id, n.message])).to.deep.equal([['client-created-root-2', null]]);
+    expect(conversation!.mapping['client-created-root'].message.content.parts).to.deep.equal(['text of client-created-root']);
+    const other = uid('root-copy');
+    expect((await imported(other, JSON.stringify([conversation]))).messages).to.deep.equal({ created: 3, skipped: 0 });
+    const [copy] = await list(other);
+    expect(activeBranch((await exportOne(other, copy!.conversation_id)).json as Json).map((m) => m.text)).to.deep.equal([
+      'text of client-created-root',
+      'text of client-created-root-1',
+      'text of after',
+    ]);
+  });
 }
 
 describe('export and import (in-memory store)', function () {

@@ -8,18 +8,27 @@ export function serviceConversationJson({ view, messages }: ExportedConversation
 
 /** Every tree in ChatGPT's shape hangs from one root without a message, as ChatGPT's own do. */
 const ROOT = 'client-created-root';
+
+/** ChatGPT's root id, or (where a message of the conversation has that id) the first of `…-1`, `…-2`… that none has. */
+function rootIdAmong(messages: readonly { messageId: string }[]): string {
+  const ids = new Set(messages.map((m) => m.messageId));
+  let root = ROOT;
+  for (let n = 1; ids.has(root); n++) root = `${ROOT}-${n}`;
+  return root;
+}
 const seconds = (date: Date) => date.getTime() / 1000;
 
 /** A conversation in the shape of ChatGPT's conversations.json (docs/import-export.md). */
 export function chatGptConversationJson({ view, messages }: ExportedConversation) {
+  const root = rootIdAmong(messages);
   const children = new Map<string, string[]>();
   for (const m of messages) {
-    const parent = m.parentId ?? ROOT;
+    const parent = m.parentId ?? root;
     const list = children.get(parent);
     if (list) list.push(m.messageId);
     else children.set(parent, [m.messageId]);
   }
-  const mapping: Record<string, unknown> = { [ROOT]: { id: ROOT, message: null, parent: null, children: children.get(ROOT) ?? [] } };
+  const mapping: Record<string, unknown> = { [root]: { id: root, message: null, parent: null, children: children.get(root) ?? [] } };
   for (const m of messages) {
     mapping[m.messageId] = {
       id: m.messageId,
@@ -36,7 +45,7 @@ export function chatGptConversationJson({ view, messages }: ExportedConversation
         recipient: 'all',
         channel: null,
       },
-      parent: m.parentId ?? ROOT,
+      parent: m.parentId ?? root,
       children: children.get(m.messageId) ?? [],
     };
   }
@@ -47,7 +56,7 @@ export function chatGptConversationJson({ view, messages }: ExportedConversation
     update_time: seconds(view.activeAt),
     mapping,
     moderation_results: [],
-    current_node: view.headId ?? ROOT,
+    current_node: view.headId ?? root,
     plugin_ids: null,
     conversation_id: id,
     conversation_template_id: null,
