@@ -14,7 +14,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message and get the reply
-         * @description Without `conversation_id` a new conversation starts. The question follows the head (the end of the active branch), or `parent_id`: an edit names the parent of the message it replaces, and the new question and its reply form a branch beside the old one. `regenerate` (instead of `text`) answers a user message again (or the one a reply answers): a sibling of the earlier replies; 409 while a reply to it is in progress. The reply becomes the head. The model sees only the answered branch. A repeated `message_id` replays the stored reply (or waits for it while it is still written; a reply that was cut short is asked for again and replaced); reused with other text or another `parent_id` it is 409.
+         * @description Without `conversation_id` a new conversation starts. The question follows the head (the end of the active branch), or `parent_id`: an edit names the parent of the message it replaces, and the new question and its reply form a branch beside the old one. `regenerate` (instead of `text`) answers a user message again (or the one a reply answers; a reply saved without one: the nearest user message above it; a system message: 400): a sibling of the earlier replies; 409 while a reply to it is in progress. The reply becomes the head. The model sees only the answered branch. A repeated `message_id` replays the stored reply (or waits for it while it is still written; a reply that was cut short is asked for again and replaced); reused with other text or another `parent_id` it is 409.
          */
         post: {
             parameters: {
@@ -34,7 +34,7 @@ export interface paths {
                         message_id?: string | null;
                         /** @description the message the question follows: an edit names the parent of the message it replaces; absent: the head */
                         parent_id?: string | null;
-                        /** @description instead of `text`: answer again this user message, or the one this reply answers (a reply saved or imported without one: the user message it follows); a sibling of the earlier replies */
+                        /** @description instead of `text`: answer again this user message, or the one this reply answers (a reply saved or imported without one: the nearest user message above it); a sibling of the earlier replies; a system message: 400 */
                         regenerate?: string | null;
                         /** @description a conversation this request starts is temporary: never listed, searched or exported, deleted TEMPORARY_TTL_HOURS after its last activity */
                         temporary?: boolean;
@@ -331,7 +331,7 @@ export interface paths {
                         message_id?: string | null;
                         /** @description the message the question follows: an edit names the parent of the message it replaces; absent: the head */
                         parent_id?: string | null;
-                        /** @description instead of `text`: answer again this user message, or the one this reply answers (a reply saved or imported without one: the user message it follows); a sibling of the earlier replies */
+                        /** @description instead of `text`: answer again this user message, or the one this reply answers (a reply saved or imported without one: the nearest user message above it); a sibling of the earlier replies; a system message: 400 */
                         regenerate?: string | null;
                         /** @description a conversation this request starts is temporary: never listed, searched or exported, deleted TEMPORARY_TTL_HOURS after its last activity */
                         temporary?: boolean;

@@ -292,6 +292,22 @@ export function messageTreeContract(make: MakeStore): void {
         expect([none.question, none.opened]).to.deep.equal([null, null]);
       });
 
+      it('regenerate of a saved reply with system or assistant messages between it and its question answers that question; of a system message: nothing', async () => {
+        const conversation = await store.run((r) => claimed(r, aConversation()));
+        const question = say(conversation, 'saved question');
+        const system = say(conversation, 'be brief', { role: 'system' });
+        const part = say(conversation, 'part one', { role: 'assistant' });
+        const saved = say(conversation, 'part two', { role: 'assistant' });
+        await append(conversation, [question, system, part, saved]);
+        const again = unplaced(question);
+        const record = await store.run((r) => r.replies.regenerate({ conversation, targetId: saved.messageId, reply: again, historyLimit: 10 }));
+        expect(record.question?.messageId).to.equal(question.messageId);
+        expect(record.opened?.toProps()).to.include({ parentId: question.messageId, replyTo: question.messageId });
+        await answer(record.opened!, 'Again.');
+        const bySystem = await store.run((r) => r.replies.regenerate({ conversation, targetId: system.messageId, reply: unplaced(question), historyLimit: 10 }));
+        expect([bySystem.question, bySystem.opened]).to.deep.equal([null, null]);
+      });
+
       it('a reply removed before its first piece gives the head back to its question', async () => {
         const conversation = await store.run((r) => claimed(r, aConversation()));
         const question = say(conversation, 'hello?');

@@ -214,6 +214,24 @@ describe('conversation tree: edit, regenerate, branches (HTTP)', function () {
     expect(first.json.detail).to.equal(`message ${JSON.stringify(welcome.message_id)} answers no user message there is (no user message comes before it): nothing to answer again`);
   });
 
+  it('regenerate of a saved reply after a system message answers the question above both; of the system message: 400', async () => {
+    const ids = { user_id: uid('u'), conversation_id: uid('saved') };
+    const saved = [['q', 'user', 'What is 2+2?'], ['s', 'system', 'Answer in words.'], ['a', 'assistant', 'Four.']] as const;
+    for (const [id, role, text] of saved) {
+      const res = await service.post('/api/chat/saveMessage', { ...ids, message_id: `${ids.conversation_id}-${id}`, role, text });
+      expect(res.status, res.text).to.equal(201);
+    }
+    const again = await service.post('/v1/chat', { ...ids, regenerate: `${ids.conversation_id}-a` });
+    expect(again.status, again.text).to.equal(200);
+    expect(again.json.user_message_id).to.equal(`${ids.conversation_id}-q`);
+    const bySystem = await service.post('/v1/chat', { ...ids, regenerate: `${ids.conversation_id}-s` });
+    expect(bySystem.status, bySystem.text).to.equal(400);
+    expect(bySystem.json.detail).to.match(/^regenerate: names a system message/);
+    const branch = await service.post('/api/chat/loadMessages', ids);
+    expect(branch.json.messages.map((m: { role: string }) => m.role)).to.deep.equal(['user', 'assistant']);
+    expect(branch.json.messages[1].siblings).to.include({ count: 2, index: 1, previous_id: `${ids.conversation_id}-s` });
+  });
+
   it("the AI SDK's regenerate() and an edit (a truncated list, a new message) work against the stored tree", async () => {
     const conversationId = uid('conv');
     const userId = uid('user');

@@ -99,7 +99,7 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       conversation_id: optionalId(),
       message_id: optionalId(),
       parent_id: optionalId().meta({ description: 'the message the question follows: an edit names the parent of the message it replaces; absent: the head' }),
-      regenerate: optionalId().meta({ description: 'instead of `text`: answer again this user message, or the one this reply answers (a reply saved or imported without one: the user message it follows); a sibling of the earlier replies' }),
+      regenerate: optionalId().meta({ description: 'instead of `text`: answer again this user message, or the one this reply answers (a reply saved or imported without one: the nearest user message above it); a sibling of the earlier replies; a system message: 400' }),
       temporary: z.boolean(says('must be true or false')).optional().meta({ description: 'a conversation this request starts is temporary: never listed, searched or exported, deleted TEMPORARY_TTL_HOURS after its last activity' }),
     })
       // Named even when other fields are wrong too, as a field's own "is required" is.

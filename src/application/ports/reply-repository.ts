@@ -26,9 +26,16 @@ export interface TurnStart {
   historyLimit: number;
 }
 
+/** How far up its path a reply stored without its question (saved, imported) is followed to the user message it answers. */
+export const REGENERATE_LOOKUP_STEPS = 100;
+
 export interface RegenerateStart {
   conversation: Conversation;
-  /** A user message, or a reply: then the user message it answers is answered again. */
+  /**
+   * A user message, or a reply: then the user message it answers is answered again (for a reply
+   * stored without it, the nearest user message above it, at most REGENERATE_LOOKUP_STEPS up). A
+   * system message answers nothing.
+   */
   targetId: string;
   /** The new reply (its `replyTo` and `parentId` are set by the store to the question). */
   reply: Message;

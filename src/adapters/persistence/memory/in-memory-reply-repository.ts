@@ -1,4 +1,13 @@
-import type { ConversationName, RegenerateRecord, RegenerateStart, ReplyAdvance, ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
+import {
+  REGENERATE_LOOKUP_STEPS,
+  type ConversationName,
+  type RegenerateRecord,
+  type RegenerateStart,
+  type ReplyAdvance,
+  type ReplyRepository,
+  type TurnRecord,
+  type TurnStart,
+} from '../../../application/ports/reply-repository.js';
 import { InMemoryConversationRepository } from './in-memory-conversation-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { cutShort, grown, isCutShort, isStale } from '../../../domain/reply.js';
@@ -47,8 +56,7 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const { conversationId } = start.conversation;
     const conversation = this.store.conversations.get(conversationId)?.conversation ?? null;
     const target = this.store.messages.get(start.targetId)?.message;
-    // A reply stored without what it answers (saved, imported) answers the user message it follows.
-    const questionId = target?.conversationId === conversationId ? (target.role === 'user' ? target.messageId : (target.replyTo ?? target.parentId)) : null;
+    const questionId = target?.conversationId === conversationId ? this.askedBy(target) : null;
     const found = questionId === null ? undefined : this.store.messages.get(questionId)?.message;
     const question = found && found.role === 'user' && found.conversationId === conversationId ? found : null;
     const none = { conversation, question, running: null, opened: null, history: [] };
@@ -130,6 +138,23 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const stale = [...this.store.messages.values()].map((entry) => entry.message).filter((m) => isStale(m, before));
     for (const reply of stale) await this.finish(cutShort(reply, 'interrupted'), at);
     return stale.length;
+  }
+
+  /**
+   * The user message a regenerate of `target` answers: itself, for a user message; the question of a
+   * reply, or (for a reply stored without it: saved, imported) the nearest user message above it on
+   * its path, over the system and assistant messages between; none for a system message.
+   */
+  private askedBy(target: Message): string | null {
+    if (target.role !== 'assistant') return target.role === 'user' ? target.messageId : null;
+    if (target.replyTo !== null) return target.replyTo;
+    for (let id = target.parentId, steps = 0; id !== null && steps < REGENERATE_LOOKUP_STEPS; steps++) {
+      const above = this.store.messages.get(id)?.message;
+      if (!above || above.conversationId !== target.conversationId) return null;
+      if (above.role === 'user') return above.messageId;
+      id = above.parentId;
+    }
+    return null;
   }
 
   /** The finished messages above `from` (itself included) on its path, newest first, at most `limit`. */

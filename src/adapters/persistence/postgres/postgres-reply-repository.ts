@@ -1,4 +1,13 @@
-import type { ConversationName, RegenerateRecord, RegenerateStart, ReplyAdvance, ReplyRepository, TurnRecord, TurnStart } from '../../../application/ports/reply-repository.js';
+import {
+  REGENERATE_LOOKUP_STEPS,
+  type ConversationName,
+  type RegenerateRecord,
+  type RegenerateStart,
+  type ReplyAdvance,
+  type ReplyRepository,
+  type TurnRecord,
+  type TurnStart,
+} from '../../../application/ports/reply-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { CUT_SHORT } from '../../../domain/reply.js';
 import { claimAndInsert, conversationFirst, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toMessage, treeInput, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
@@ -98,10 +107,18 @@ export class PostgresReplyRepository implements ReplyRepository {
     }>(
       sql`/* replies.regenerate */ with recursive ${conversationFirst(conversationId)},
        target as (select * from messages where message_id = ${start.targetId} and conversation_id = ${conversationId}),
+       -- a reply stored without what it answers (saved, imported) answers the nearest user message above it
+       asked (message_id, role, parent_id, steps) as (
+         select m.message_id, m.role, m.parent_id, 1 from target t join messages m on m.message_id = t.parent_id and m.conversation_id = ${conversationId}
+         where t.role = 'assistant' and t.reply_to is null
+         union all
+         select m.message_id, m.role, m.parent_id, a.steps + 1 from asked a join messages m on m.message_id = a.parent_id and m.conversation_id = ${conversationId}
+         where a.role <> 'user' and a.steps < ${REGENERATE_LOOKUP_STEPS}),
        question as (
          select m.* from messages m
-         -- a reply stored without what it answers (saved, imported) answers the user message it follows
-         where m.message_id = (select case when t.role = 'user' then t.message_id else coalesce(t.reply_to, t.parent_id) end from target t)
+         where m.message_id = (
+             select case t.role when 'user' then t.message_id when 'assistant' then coalesce(t.reply_to, (select a.message_id from asked a where a.role = 'user')) end
+             from target t)
            and m.conversation_id = ${conversationId} and m.role = 'user'),
        running as (select * from messages where reply_to = (select message_id from question) and status = 'in_progress' limit 1),
        opened as (
