@@ -11,19 +11,20 @@ import { state } from './state.js';
 
 /** Edit opens the editor in place of the text. @param {HTMLElement} item */
 export function startEdit(item) {
-  if (item.dataset.parentId && !state.streaming) openEditor(item);
+  if (item.dataset.parentId !== undefined && !state.streaming) openEditor(item);
 }
 
 /**
  * Sends the editor's text as a new version of the question: it follows the question's parent
- * (a first message has no Edit: render-tree.js). A refusal puts everything back, the editor open.
+ * (none for a conversation's first message: render-tree.js). A refusal puts everything back, the editor open.
  * @param {HTMLElement} item @param {HTMLFormElement} form
  */
 export async function submitEdit(item, form) {
   const field = find(form, 'textarea', HTMLTextAreaElement);
   const text = field.value;
-  const parentId = item.dataset.parentId;
-  if (!parentId || !text.trim() || state.streaming || !state.userId) return;
+  const parent = item.dataset.parentId;
+  if (parent === undefined || !text.trim() || state.streaming || !state.userId) return;
+  const parentId = parent === '' ? null : parent;
   if (text === find(item, '.message__text', HTMLElement).textContent) {
     closeEditor(item); // unchanged: nothing to send
     return;

@@ -23,9 +23,9 @@ import { loadUsage } from './usage.js';
 /** @typedef {{item: HTMLElement | null, text: HTMLElement | null}} ShownReply */
 /**
  * A message that is not simply the next one: an edit (`parentId`, the parent of the message
- * edited), or a reply asked for again (`regenerate`, a reply's id; no text). `undo` puts back
- * what the page took away for it when the service refuses it.
- * @typedef {{parentId?: string, regenerate?: string, undo?: () => void}} TurnOptions
+ * edited; null for the first message), or a reply asked for again (`regenerate`, a reply's id; no
+ * text). `undo` puts back what the page took away for it when the service refuses it.
+ * @typedef {{parentId?: string | null, regenerate?: string, undo?: () => void}} TurnOptions
  */
 
 /** How long a stopped reply may take to end its stream before the page drops the connection. */
@@ -68,7 +68,7 @@ export async function sendMessage(text, { parentId, regenerate, undo } = {}) {
   /** @type {ChatRequest} */
   const request = { user_id: state.userId, ...(state.conversationId ? { conversation_id: state.conversationId } : {}) };
   if (regenerate) request.regenerate = regenerate;
-  else Object.assign(request, { text }, parentId ? { parent_id: parentId } : {});
+  else Object.assign(request, { text }, parentId !== undefined ? { parent_id: parentId } : {});
   // The first message of a new conversation starts it temporary when asked.
   const temporary = !state.conversationId && ui.temporary.checked;
   if (temporary) request.temporary = true;

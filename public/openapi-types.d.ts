@@ -32,7 +32,7 @@ export interface paths {
                         user_id: string;
                         conversation_id?: string | null;
                         message_id?: string | null;
-                        /** @description the message the question follows: an edit names the parent of the message it replaces; absent: the head */
+                        /** @description the message the question follows: an edit names the parent of the message it replaces (null for the first message: the question then has no parent); absent: the head */
                         parent_id?: string | null;
                         /** @description instead of `text`: answer again this user message, or the one this reply answers (a reply saved or imported without one: the nearest user message above it); a sibling of the earlier replies; a system message: 400 */
                         regenerate?: string | null;
@@ -329,7 +329,7 @@ export interface paths {
                         user_id: string;
                         conversation_id?: string | null;
                         message_id?: string | null;
-                        /** @description the message the question follows: an edit names the parent of the message it replaces; absent: the head */
+                        /** @description the message the question follows: an edit names the parent of the message it replaces (null for the first message: the question then has no parent); absent: the head */
                         parent_id?: string | null;
                         /** @description instead of `text`: answer again this user message, or the one this reply answers (a reply saved or imported without one: the nearest user message above it); a sibling of the earlier replies; a system message: 400 */
                         regenerate?: string | null;
@@ -948,7 +948,7 @@ export interface paths {
                         metadata?: {
                             [key: string]: unknown;
                         };
-                        /** @description the message it follows (a branch starts there); absent: the one before it in the request, the first one the head */
+                        /** @description the message it follows (a branch starts there); null: none, a tree of its own beside the first message; absent: the one before it in the request, the first one the head */
                         parent_id?: string | null;
                         /** @description a conversation this message starts is temporary */
                         temporary?: boolean;
@@ -1561,7 +1561,7 @@ export interface paths {
                             metadata?: {
                                 [key: string]: unknown;
                             };
-                            /** @description the message it follows (a branch starts there); absent: the one before it in the request, the first one the head */
+                            /** @description the message it follows (a branch starts there); null: none, a tree of its own beside the first message; absent: the one before it in the request, the first one the head */
                             parent_id?: string | null;
                         }[];
                     };

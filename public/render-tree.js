@@ -13,15 +13,14 @@ const TREE_BUTTONS = '.message__edit, .message__regenerate, .message__versions b
 
 /**
  * Its parent and its versions, as far as `message` tells them (a message not stored yet tells
- * neither). The first message of a conversation has no Edit: an edit is a new version beside
- * it under the same parent, and the API names no "before the first message" (a request without
- * `parent_id` follows the head).
+ * neither, and has no Edit). `data-parent-id` is empty for a conversation's first message: its
+ * edit is sent with `parent_id: null`, a new version with no parent beside it.
  * @param {HTMLElement} item @param {MessageDraft} message
  */
 export function showTree(item, message) {
   if (message.parent_id !== undefined) item.dataset.parentId = message.parent_id ?? '';
   const edit = item.querySelector('.message__edit');
-  if (edit instanceof HTMLElement) edit.hidden = !item.dataset.parentId;
+  if (edit instanceof HTMLElement) edit.hidden = item.dataset.parentId === undefined;
   if (message.siblings) showVersions(item, message.siblings);
 }
 

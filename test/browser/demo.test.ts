@@ -490,7 +490,7 @@ describe('demo page in Chromium: edit, regenerate, versions', function () {
     expect(before.map((m) => m.versions)).to.deep.equal(['', '', '', '']);
     const first = page.locator(items).nth(0);
     const second = page.locator(items).nth(2);
-    expect(await first.locator('.message__edit').isHidden(), 'a first message has no Edit').to.equal(true);
+    expect(await first.locator('.message__edit').isVisible(), 'a first message has Edit too').to.equal(true);
     expect(await second.locator('.message__edit').getAttribute('aria-label')).to.match(new RegExp(`^Edit the message from ${userId}`));
 
     // Escape closes the editor unchanged.
@@ -602,6 +602,26 @@ describe('demo page in Chromium: edit, regenerate, versions', function () {
     expect(after.slice(0, 3)).to.deep.equal(before.slice(0, 3));
     expect(after[3]!.id).to.not.equal(before[3]!.id);
     expect(await branch()).to.deep.equal({ ids: after.map((m) => m.id), head: after[3]!.id });
+  });
+
+  it('edits the first message: a version with no parent (parent_id null) streams in place of the whole conversation, and ‹ brings it back', async () => {
+    const before = await shown();
+    const first = page.locator(items).nth(0);
+    await first.locator('.message__edit').click();
+    await first.locator('.message__editor textarea').fill('Hello again! Who are you?');
+    const sent = chatRequest();
+    await first.locator('.message__editor textarea').press('Enter');
+    expect((await sent).postDataJSON()).to.deep.equal({ user_id: userId, conversation_id: conversationId(), text: 'Hello again! Who are you?', parent_id: null });
+    await settled(2);
+    await waitUntil(`document.querySelector('${items} .message__versions')?.textContent === '‹ 2/2 ›'`);
+    const after = await shown();
+    expect(after.map((m) => m.text)[0]).to.equal('Hello again! Who are you?');
+    expect(await branch()).to.deep.equal({ ids: after.map((m) => m.id), head: after[1]!.id });
+
+    await page.locator(items).nth(0).locator('.message__version--previous').click();
+    await settled(4);
+    await waitUntil(`document.querySelector('${items} .message__versions')?.textContent === '‹ 1/2 ›'`);
+    expect((await shown()).map((m) => m.id)).to.deep.equal(before.map((m) => m.id));
   });
 
   it('logged no script errors and no refused resources', () => {

@@ -56,6 +56,26 @@ export function messageTreeContract(make: MakeStore): void {
       expect(result.inserted).to.deep.equal([{ messageId: next.messageId, parentId: threeB.messageId }]);
     });
 
+    it('a message listed in roots has no parent: a tree of its own beside the first message, and the head; a turn whose question is a root too', async () => {
+      const { conversation, one } = await forked();
+      const [oneB, twoB] = [say(conversation, "one'"), say(conversation, "two after one'")];
+      const result = await store.run((r) => r.messages.append(conversation, [oneB, twoB], new Set([oneB.messageId])));
+      expect(result.inserted).to.deep.equal([
+        { messageId: oneB.messageId, parentId: null },
+        { messageId: twoB.messageId, parentId: oneB.messageId },
+      ]);
+      const active = await branch(conversation);
+      expect(texts(active)).to.deep.equal(["one'", "two after one'"]);
+      expect(active.messages[0]!.siblings).to.deep.equal({ count: 2, index: 1, previousId: one.messageId, nextId: null });
+
+      const question = say(conversation, "one''");
+      const reply = aMessage(conversation, { role: 'assistant', text: '', createdAt: tick(), replyTo: question.messageId, parentId: question.messageId, status: 'in_progress', progressAt: new Date() });
+      const record = await store.run((r) => r.replies.begin({ conversation, userMessage: question, root: true, reply, historyLimit: 10 }));
+      expect(record.stored?.parentId).to.equal(null);
+      expect(record.history).to.deep.equal([]);
+      expect((await branch(conversation)).messages[0]!.siblings).to.include({ count: 3, index: 2 });
+    });
+
     it('parallel appends that start a conversation still form one branch: each follows the head as it is', async () => {
       const conversation = aConversation();
       const messages = Array.from({ length: 40 }, (_, i) => say(conversation, `racing ${i}`));

@@ -70,6 +70,40 @@ describe('conversation tree: edit, regenerate, branches (HTTP)', function () {
     expect(all.messages[0]).to.not.have.property('siblings');
   });
 
+  it('an edit of the first message (parent_id: null) is a question with no parent beside it; the model sees nothing before it', async () => {
+    const { ids, a } = await edited();
+    const first = await chat({ ...ids, text: 'A2', parent_id: null });
+    expect(first.response).to.equal('[] A2');
+    const active = await load(ids);
+    expect(texts(active)).to.deep.equal(['A2', first.response]);
+    expect(active.messages[0]).to.include({ parent_id: null });
+    expect(active.messages[0].siblings).to.deep.equal({ count: 2, index: 1, previous_id: a.user_message_id, next_id: null });
+    const streamed = await service.post('/v1/chat/stream', { ...ids, text: 'A3', parent_id: null });
+    expect(streamed.status, streamed.text).to.equal(200);
+    expect((await load(ids)).messages[0].siblings).to.include({ count: 3, index: 2 });
+    const back = await service.post('/api/chat/switchBranch', { ...ids, message_id: a.user_message_id });
+    expect(back.status, back.text).to.equal(200);
+    expect(texts(await load(ids)).slice(0, 2)).to.deep.equal(['A', a.response]);
+
+    // saveMessage and saveSession: null is no parent; a stored message sent again with null under a parent is other content.
+    const saved = await service.post('/api/chat/saveMessage', { ...ids, message_id: uid('root'), role: 'user', text: 'a new root', parent_id: null });
+    expect(saved.status, saved.text).to.equal(201);
+    expect(saved.json.message.parent_id).to.equal(null);
+    const again = await service.post('/api/chat/saveMessage', { ...ids, message_id: a.message_id, role: 'assistant', text: a.response, parent_id: null });
+    expect(again.status, again.text).to.equal(409);
+    const session = await service.post('/api/chat/saveSession', {
+      ...ids,
+      messages: [
+        { message_id: uid('s1'), role: 'user', text: 'one', parent_id: null },
+        { message_id: uid('s2'), role: 'assistant', text: 'two' },
+      ],
+    });
+    expect(session.status, session.text).to.equal(201);
+    const page = await load(ids);
+    expect(texts(page)).to.deep.equal(['one', 'two']);
+    expect(page.messages[0].siblings.count).to.equal(5);
+  });
+
   it('regenerate (plain) answers the same question again beside the earlier reply, which is kept', async () => {
     const { ids, a, b2 } = await edited();
     const again = await chat({ ...ids, regenerate: b2.message_id });

@@ -37,6 +37,9 @@ const optionalId = () =>
     .nullish()
     .transform((v) => v ?? undefined);
 
+/** `parent_id`: a message's id; null, no parent (the message starts a tree of its own, as an edit of a conversation's first message does); absent, the default placement. */
+const parentId = (description: string) => clientId().nullable().optional().meta({ description });
+
 export const text = (max: number) =>
   z
     .string(says(NON_EMPTY))
@@ -90,7 +93,7 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
     text: text(maxTextLength),
     created_at: timestamp().optional(),
     metadata: metadata().optional(),
-    parent_id: optionalId().meta({ description: 'the message it follows (a branch starts there); absent: the one before it in the request, the first one the head' }),
+    parent_id: parentId('the message it follows (a branch starts there); null: none, a tree of its own beside the first message; absent: the one before it in the request, the first one the head'),
   };
   return {
     chat: body({
@@ -98,7 +101,7 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       user_id: clientId(),
       conversation_id: optionalId(),
       message_id: optionalId(),
-      parent_id: optionalId().meta({ description: 'the message the question follows: an edit names the parent of the message it replaces; absent: the head' }),
+      parent_id: parentId('the message the question follows: an edit names the parent of the message it replaces (null for the first message: the question then has no parent); absent: the head'),
       regenerate: optionalId().meta({ description: 'instead of `text`: answer again this user message, or the one this reply answers (a reply saved or imported without one: the nearest user message above it); a sibling of the earlier replies; a system message: 400' }),
       temporary: z.boolean(says('must be true or false')).optional().meta({ description: 'a conversation this request starts is temporary: never listed, searched or exported, deleted TEMPORARY_TTL_HOURS after its last activity' }),
     })
@@ -111,7 +114,7 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       .superRefine((value, ctx) => {
       if (value.text !== undefined && value.regenerate !== undefined) ctx.addIssue({ code: 'custom', path: ['regenerate'], message: 'must not be given together with text' });
       if (value.regenerate !== undefined && value.conversation_id === undefined) ctx.addIssue({ code: 'custom', path: ['conversation_id'], message: 'is required with regenerate' });
-      if (value.regenerate !== undefined && value.parent_id !== undefined) ctx.addIssue({ code: 'custom', path: ['parent_id'], message: 'must not be given together with regenerate' });
+      if (value.regenerate !== undefined && value.parent_id != null) ctx.addIssue({ code: 'custom', path: ['parent_id'], message: 'must not be given together with regenerate' });
     }),
     saveMessage: body({
       user_id: clientId(),

@@ -72,7 +72,7 @@ interface ChatFields {
   user_id: string;
   conversation_id?: string;
   message_id?: string;
-  parent_id?: string;
+  parent_id?: string | null;
   parent_if_stored?: string;
   regenerate?: string;
   temporary?: boolean;

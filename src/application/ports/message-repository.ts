@@ -109,12 +109,13 @@ export interface MessageRepository {
   /**
    * In one atomic step: claims the conversation (creating it, and its user, if new) and stores
    * the messages in the given order, each after its `parentId` (null: after the message before
-   * it, or the head for the first), and makes the last one the head — but writes nothing at all when the
+   * it, or the head for the first; a message listed in `roots` has no parent: it starts a tree of
+   * its own beside the first message, as an edit of the first message does), and makes the last one the head — but writes nothing at all when the
    * conversation belongs to another user, when any of the ids is already stored (those are
    * returned as `taken`, for the caller to compare) or when a parent is unknown. An id stored
    * concurrently may be neither inserted nor taken: asking again then reports it as taken.
    */
-  append(conversation: Conversation, messages: Message[]): Promise<AppendResult>;
+  append(conversation: Conversation, messages: Message[], roots?: ReadonlySet<string>): Promise<AppendResult>;
   /** The conversation and one page of all its messages (every branch) in the conversation order; empty for another user's. */
   pageOwned(conversationId: string, userId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<OwnedPage>;
   /**

@@ -20,6 +20,8 @@ export interface TurnStart {
   context?: Message[];
   /** A parent to follow only if it is a stored message of the conversation (the AI SDK's message before the new one). */
   parentIfStored?: string | null;
+  /** The first message sent (the first of `context`, else the question) has no parent: it starts a tree of its own (an edit of a conversation's first message). */
+  root?: boolean;
   /** The reply to open: in progress, empty, replying to `userMessage` (its parent); it becomes the head. */
   reply: Message;
   /** How many finished messages of the question's branch (its path, newest first) to read as the model's history. */

@@ -20,8 +20,8 @@ export interface ChatInput {
   userId: string;
   conversationId?: string;
   messageId?: string;
-  /** The message the question follows (an edit starts a branch there); absent: the head. */
-  parentId?: string;
+  /** The message the question follows (an edit starts a branch there); null: none (an edit of the conversation's first message); absent: the head. */
+  parentId?: string | null;
   /** Follow this message if it is stored in the conversation, else the head (the AI SDK's message before the new one). */
   parentIfStored?: string;
   /** Answer again the user message with this id, or the one this reply answers: a new reply beside the earlier ones. */
@@ -117,6 +117,7 @@ export class StartTurn {
       userMessage: question,
       ...(context.length > 0 ? { context } : {}),
       parentIfStored: input.parentIfStored ?? null,
+      ...(input.parentId === null ? { root: true } : {}),
       reply,
       historyLimit: this.limits.historyMessages,
     });

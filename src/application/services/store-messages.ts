@@ -11,8 +11,8 @@ export interface IncomingMessage {
   text: string;
   createdAt?: Date;
   metadata?: Metadata;
-  /** The message it follows; absent: the one before it in the request, the first one the head. */
-  parentId?: string;
+  /** The message it follows; null: none (it starts a tree of its own, as an edit of a first message does); absent: the one before it in the request, the first one the head. */
+  parentId?: string | null;
 }
 
 export interface StoredMessages {
@@ -52,16 +52,17 @@ export async function storeMessages(
         metadata: sent.metadata ?? {},
         replyTo: null,
         // Each follows the one before it in the request; the first, unless told, the head.
-        parentId: sent.parentId ?? candidates.at(-1)?.messageId ?? null,
+        parentId: sent.parentId === undefined ? (candidates.at(-1)?.messageId ?? null) : sent.parentId,
       }),
     );
   }
   assertRepeatsSame(candidates, incoming);
+  const roots = new Set(candidates.filter((_, i) => incoming[i]!.parentId === null).map((c) => c.messageId));
   const stored = new Map<string, Message>();
   const insertedIds = new Set<string>();
   let pending = candidates;
   for (let round = 1; ; round++) {
-    const result = await repositories.messages.append(candidate, pending);
+    const result = await repositories.messages.append(candidate, pending, roots);
     result.conversation?.assertOwnedBy(candidate.userId);
     if (result.unknownParents.length > 0) throw new FieldInvalidError('parent_id', 'must be a message of this conversation');
     for (const taken of result.taken) {

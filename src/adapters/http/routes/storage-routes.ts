@@ -12,7 +12,7 @@ import { branchCursor, messageCursor } from '../cursor.js';
 import type { Resolve } from '../resolve.js';
 import { parseRequest } from '../validate.js';
 
-type MessageFields = { message_id?: string; role: IncomingMessage['role']; text: string; created_at?: Date; metadata?: Record<string, unknown>; parent_id?: string };
+type MessageFields = { message_id?: string; role: IncomingMessage['role']; text: string; created_at?: Date; metadata?: Record<string, unknown>; parent_id?: string | null };
 
 const incoming = (m: MessageFields): IncomingMessage => ({
   messageId: m.message_id,

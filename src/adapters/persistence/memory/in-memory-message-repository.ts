@@ -43,7 +43,12 @@ export class InMemoryMessageRepository implements MessageRepository {
     return replyId === undefined ? null : (this.store.messages.get(replyId)?.message ?? null);
   }
 
-  async append(conversation: Conversation, messages: Message[], parentIfStored: string | null = null): Promise<AppendResult> {
+  append(conversation: Conversation, messages: Message[], roots?: ReadonlySet<string>): Promise<AppendResult> {
+    return this.place(conversation, messages, { roots });
+  }
+
+  /** For the memory store's own use: `append`, the first message after `parentIfStored` when that is a stored message of the conversation (a reply's question, say). */
+  async place(conversation: Conversation, messages: Message[], { roots, parentIfStored = null }: { roots?: ReadonlySet<string>; parentIfStored?: string | null }): Promise<AppendResult> {
     const taken = messages.flatMap((m) => this.store.messages.get(m.messageId)?.message ?? []);
     const stored = this.store.conversations.get(conversation.conversationId);
     const existing = stored?.conversation ?? null;
@@ -55,7 +60,7 @@ export class InMemoryMessageRepository implements MessageRepository {
     }
     const head = stored?.headId ?? null;
     const hinted = parentIfStored !== null && this.inConversation(parentIfStored, conversation.conversationId) ? parentIfStored : null;
-    const placed = messages.map((m, i) => (m.parentId !== null ? m : m.with({ parentId: i === 0 ? (hinted ?? head) : messages[i - 1]!.messageId })));
+    const placed = messages.map((m, i) => (m.parentId !== null || roots?.has(m.messageId) ? m : m.with({ parentId: i === 0 ? (hinted ?? head) : messages[i - 1]!.messageId })));
     const conversations = new InMemoryConversationRepository(this.store, this.undo);
     const claimed = await conversations.claim(conversation);
     await conversations.touch(claimed.conversationId, conversation.createdAt);

@@ -32,7 +32,7 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const question = start.userMessage;
     const taken = this.store.messages.get(question.messageId)?.message ?? null;
     const sent = [...(start.context ?? []), question, start.reply];
-    const appended = await this.messages.append(start.conversation, sent, start.parentIfStored ?? null);
+    const appended = await this.messages.place(start.conversation, sent, { parentIfStored: start.parentIfStored ?? null, roots: start.root ? new Set([sent[0]!.messageId]) : undefined });
     const opened = appended.inserted.length === sent.length;
     const placed = appended.inserted.find((i) => i.messageId === question.messageId);
     const stored = opened && placed ? question.with({ parentId: placed.parentId }) : null;

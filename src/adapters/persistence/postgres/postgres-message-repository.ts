@@ -64,11 +64,11 @@ export class PostgresMessageRepository implements MessageRepository {
     return row ? toMessage(row) : null;
   }
 
-  async append(conversation: Conversation, messages: Message[]): Promise<AppendResult> {
+  async append(conversation: Conversation, messages: Message[], roots?: ReadonlySet<string>): Promise<AppendResult> {
     // One message sent twice in a request (the same, or the caller refused it) is stored once.
     const seen = new Set<string>();
     const unique = messages.filter((m) => !seen.has(m.messageId) && seen.add(m.messageId));
-    const row = await untilSettled(() => this.appendOnce(conversation, unique), this.db.transactional);
+    const row = await untilSettled(() => this.appendOnce(conversation, unique, roots), this.db.transactional);
     const stored = row.claimed ?? row.existing;
     return {
       conversation: stored ? toConversation(stored) : null,
@@ -78,9 +78,9 @@ export class PostgresMessageRepository implements MessageRepository {
     };
   }
 
-  private async appendOnce(conversation: Conversation, messages: Message[]): Promise<AppendRow> {
+  private async appendOnce(conversation: Conversation, messages: Message[], roots?: ReadonlySet<string>): Promise<AppendRow> {
     const [row] = await this.db.rows<AppendRow>(
-      sql`/* messages.append */ with ${treeInput(conversation.conversationId, messages)},
+      sql`/* messages.append */ with ${treeInput(conversation.conversationId, messages, null, roots)},
        ${claimAndInsert(conversation, messages)}
        select (select row_to_json(c) from claimed c) as claimed,
               (select row_to_json(c) from conversations c where c.conversation_id = ${conversation.conversationId}) as existing,

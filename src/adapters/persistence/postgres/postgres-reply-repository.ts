@@ -62,7 +62,7 @@ export class PostgresReplyRepository implements ReplyRepository {
         then (select parent_id from taken where message_id = ${questionId}) else (select parent from input where ord = 1) end`;
     const row = await untilSettled(async () => {
       const [result] = await this.db.rows<BeginRow>(
-        sql`/* replies.begin */ with recursive ${treeInput(conversationId, sent, start.parentIfStored ?? null)},
+        sql`/* replies.begin */ with recursive ${treeInput(conversationId, sent, start.parentIfStored ?? null, start.root ? new Set([sent[0]!.messageId]) : undefined)},
          taken_reply as (select * from messages where reply_to = ${questionId} order by created_at desc, seq desc limit 1),
          ${pathUp('above', questionParent, conversationId, start.historyLimit * 2)},
          history as (

@@ -126,15 +126,17 @@ export function messageInput(messages: readonly Message[]): Sql {
 export const UNCHANGED = sql`select l.conversation_id from locked l
          where exists (select 1 from conversations c where c.conversation_id = l.conversation_id and c.xmin = l.version)`;
 
+const NO_ROOTS: ReadonlySet<string> = new Set();
+
 /**
  * The CTEs that read `messages` into a conversation's tree, within one statement: `locked` (the
  * conversation's row, locked first — see postgres-reply-repository.ts — with its head as it is
  * now), `sent` (the messages), `input` (each with the `parent` it gets: its own `parent_id`;
  * else the message sent before it; for the first one, `parentIfStored` when that is a message of
- * the conversation, else the head), `taken` (sent ids already stored) and `unknown_parent` (sent messages whose `parent_id`
+ * the conversation, else the head; none for a message listed in `roots`), `taken` (sent ids already stored) and `unknown_parent` (sent messages whose `parent_id`
  * is neither a message of the conversation nor one sent before them).
  */
-export function treeInput(conversationId: string, messages: readonly Message[], parentIfStored: string | null = null): Sql {
+export function treeInput(conversationId: string, messages: readonly Message[], parentIfStored: string | null = null, roots: ReadonlySet<string> = NO_ROOTS): Sql {
   // A stored parent named (not the head, which `locked` reads as it is now; not a message sent along,
   // as a reply's question) is looked for in this statement's snapshot: when the conversation changed
   // after it was taken (a delete of that parent, while this statement waited for the lock),
@@ -149,6 +151,7 @@ export function treeInput(conversationId: string, messages: readonly Message[], 
        input as materialized (
          select s.*, case
              when s.parent_id is not null then s.parent_id
+             when s.message_id = any(${textArray([...roots])}) then null
              when s.ord = 1 then coalesce(
                (select m.message_id from messages m where m.message_id = ${parentIfStored} and m.conversation_id = ${conversationId}),
                (select head_id from locked))
