@@ -25,6 +25,30 @@ describe('chat storage endpoints (PostgreSQL store)', function () {
     });
     after(() => service.stop());
 
+    it('deletes a long chain whole, or a long subtree, within one statement bound (it walked up from every deleted message: 503 after DATABASE_TIMEOUT_MS)', async function () {
+      this.timeout(60_000);
+      const user = uid('user');
+      const chain = async (conversationId: string, length: number) => {
+        for (let start = 0; start < length; start += 1000) {
+          const messages = Array.from({ length: Math.min(1000, length - start) }, (_, i) => ({ role: 'user', text: `m${start + i}` }));
+          const res = await service.post('/api/chat/saveSession', { user_id: user, conversation_id: conversationId, messages });
+          expect(res.status, res.text).to.equal(201);
+        }
+        return (await service.post('/api/chat/loadMessages', { user_id: user, conversation_id: conversationId, limit: 1 })).json.messages[0].message_id as string;
+      };
+      const whole = uid('whole');
+      await chain(whole, 4000);
+      const all = await service.call('DELETE', '/api/chat/deleteMessages', { body: { user_id: user, conversation_id: whole, all: true } });
+      expect([all.status, all.json.deleted], all.text).to.deep.equal([200, 4000]);
+
+      const subtree = uid('subtree');
+      const first = await chain(subtree, 4000);
+      const below = await service.call('DELETE', '/api/chat/deleteMessages', { body: { user_id: user, conversation_id: subtree, message_ids: [first], descendants: true } });
+      expect([below.status, below.json.deleted], below.text).to.deep.equal([200, 4000]);
+      const { json } = await service.call('GET', `/api/chat/conversations/${subtree}?user_id=${user}`);
+      expect([json.conversation.message_count, json.conversation.head_id]).to.deep.equal([0, null]);
+    });
+
     it('200 parallel saves on one conversation lose nothing, duplicate nothing, keep one order', async () => {
       const ids = { user_id: uid('user'), conversation_id: uid('conv') };
       const saves = Array.from({ length: 200 }, (_, i) =>

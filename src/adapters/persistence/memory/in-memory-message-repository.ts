@@ -213,12 +213,18 @@ export class InMemoryMessageRepository implements MessageRepository {
       return entry && entry.message.conversationId === conversationId ? [entry] : [];
     });
     if (entries.length === 0) return 0;
-    const survivor = (id: string): string | null => {
-      let parent = this.store.messages.get(id)?.message.parentId ?? null;
-      while (parent !== null && doomed.has(parent)) parent = this.store.messages.get(parent)?.message.parentId ?? null;
-      return parent;
-    };
-    const lifted = new Map(entries.map((e) => [e.message.messageId, survivor(e.message.messageId)]));
+    // Each deleted message's nearest surviving ancestor; the doomed met on the way up share it (once each, whatever the chain's length).
+    const lifted = new Map<string, string | null>();
+    for (const entry of entries) {
+      const climbed: string[] = [];
+      let id: string | null = entry.message.messageId;
+      while (id !== null && doomed.has(id) && !lifted.has(id)) {
+        climbed.push(id);
+        id = this.store.messages.get(id)?.message.parentId ?? null;
+      }
+      const survivor = id === null ? null : doomed.has(id) ? lifted.get(id)! : id;
+      for (const doomedId of climbed) lifted.set(doomedId, survivor);
+    }
     for (const entry of entries) {
       for (const child of [...(this.store.children.get(childrenKey(conversationId, entry.message.messageId)) ?? [])]) {
         if (!doomed.has(child.message.messageId)) this.reparent(child, lifted.get(entry.message.messageId)!);

@@ -259,17 +259,27 @@ export class PostgresMessageRepository implements MessageRepository {
     const doomed = descendants && messageIds !== null ? sql`${descendantsOf('doomed', listed, conversationId)}` : sql`doomed(message_id) as (${listed})`;
     // The conversation's row first, as replies.begin locks it before it writes messages (see
     // postgres-reply-repository.ts): the message_count trigger would otherwise lock it after the delete.
-    // Each deleted message's nearest surviving ancestor (`lifted`) takes its children, and the head.
+    // Each deleted message's nearest surviving ancestor (`lifted`) takes its children, and the head: walked up
+    // only from the deleted messages that leave children or the head behind (a walk from each would cost the
+    // square of a deleted chain's length).
     // Nothing is done when the conversation changed while this statement waited for its lock (UNCHANGED).
     const [row] = await this.db.rows<{ conversation: ConversationRow | null; deleted: string; raced: boolean }>(
       sql`/* messages.delete_owned */ with recursive locked as materialized (
          select conversation_id, head_id, xmin as version from conversations where conversation_id = ${conversationId} and user_id = ${userId} for no key update),
        unchanged as materialized (${UNCHANGED}),
        ${doomed},
+       -- Only a doomed message that leaves something behind is walked up from: one with a surviving child, or the head.
+       orphaning(message_id) as (
+         select distinct d.message_id from doomed d
+         where exists (
+             select 1 from messages c where c.conversation_id = ${conversationId} and coalesce(c.parent_id, '') = d.message_id
+               and c.message_id not in (select message_id from doomed))
+           or d.message_id = (select head_id from locked)),
        lifting(message_id, target) as (
-         select m.message_id, m.parent_id from doomed d join messages m on m.message_id = d.message_id
+         select m.message_id, m.parent_id from orphaning o join messages m on m.message_id = o.message_id
          union all
-         select l.message_id, m.parent_id from lifting l join doomed d on d.message_id = l.target join messages m on m.message_id = d.message_id),
+         select l.message_id, m.parent_id from lifting l join messages m on m.message_id = l.target
+         where l.target in (select message_id from doomed)),
        lifted as (select message_id, target from lifting where target is null or target not in (select message_id from doomed)),
        spliced as (
          update messages m set parent_id = l.target from lifted l
@@ -291,12 +301,20 @@ export class PostgresMessageRepository implements MessageRepository {
   }
 }
 
-/** A recursive CTE `name(message_id)`: the messages `roots` yields and all their descendants (children through `messages_children`). */
+/**
+ * A recursive CTE `name(message_id)`: the messages `roots` yields and all their descendants
+ * (children through `messages_children`). Each step looks up the children of each message found in
+ * the step before (a lateral subquery the planner keeps apart, `offset 0`), whatever the planner
+ * believes of the conversation's size: joined whole, a conversation thought small (a fresh table
+ * not analyzed yet, say) was read whole at every step, the square of a deep subtree's size.
+ */
 function descendantsOf(name: string, roots: Sql, conversationId: string): Sql {
   return sql`${raw(name)}(message_id) as (
          select m.message_id from messages m where m.message_id in (${roots}) and m.conversation_id = ${conversationId}
          union
-         select c.message_id from ${raw(name)} d join messages c on c.conversation_id = ${conversationId} and coalesce(c.parent_id, '') = d.message_id)`;
+         select c.message_id from ${raw(name)} d
+         cross join lateral (
+           select c.message_id from messages c where c.conversation_id = ${conversationId} and coalesce(c.parent_id, '') = d.message_id offset 0) c)`;
 }
 
 /** A message's siblings (the messages that share its parent, itself included) as one row: count, its index, its neighbours. */
