@@ -48,6 +48,17 @@ export function conversationManagementSuite(start: () => Promise<TestService>): 
     expect((await get(user, uid('none'))).status).to.equal(404);
   });
 
+  it('a conversation saved to before its first reply is named after its first user message, not the question that reply answers', async () => {
+    const user = uid('user');
+    const conversationId = uid('conv');
+    for (const [role, text] of [['system', 'Be brief.'], ['user', 'Plan a trip to Lisbon'], ['assistant', 'Gladly.']] as const) {
+      expect((await service.post('/api/chat/saveMessage', { user_id: user, conversation_id: conversationId, role, text })).status).to.equal(201);
+    }
+    const { events } = await readStream(`${service.url}/v1/chat/stream`, { user_id: user, conversation_id: conversationId, text: 'Where should we stay?' });
+    expect(events.find((e) => e.event === 'title')?.json).to.include({ title: 'Plan a trip to Lisbon', title_source: 'first_message' });
+    expect((await get(user, conversationId)).json.conversation.title).to.equal('Plan a trip to Lisbon');
+  });
+
   it("the first turn's stream carries the title before done; a user's title is never replaced", async () => {
     const user = uid('user');
     const conversationId = uid('conv');

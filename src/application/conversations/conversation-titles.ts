@@ -36,7 +36,7 @@ export class ConversationTitles {
     private readonly usage?: UsageRecorder,
   ) {}
 
-  /** How the first turn with `question` names its conversation; undefined when titles are off. */
+  /** How a conversation's first turn names it after its first user message, `question`; undefined when titles are off. */
   namingFor(question: Message): Naming | undefined {
     if (this.settings.mode === 'off') return undefined;
     const fallback = titleFromFirstMessage(question.text);

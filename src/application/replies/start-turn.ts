@@ -125,7 +125,9 @@ export class StartTurn {
     if (record.unknownParent) throw new FieldInvalidError('parent_id', 'must be a message of this conversation');
     const request = this.requestFor(question, [...context].reverse().concat(record.history));
     if (record.opened) {
-      const naming = record.titled ? undefined : this.titles.namingFor(question);
+      // Named after the first user message: the earliest of the branch above (as far as the history read reaches), else of the context, else the question.
+      const firstAsked = [...record.history].reverse().concat(context, question).find((m) => m.role === 'user') ?? question;
+      const naming = record.titled ? undefined : this.titles.namingFor(firstAsked);
       return { conversation, userMessage: record.stored ?? question, reply, request, context, ...(naming ? { naming } : {}) };
     }
     if (!record.taken) return null;
