@@ -152,6 +152,39 @@ describe('usage: the meter, the request allowances and the limits', () => {
       expect(await meter.tokensToday('alice')).to.equal(0);
     });
 
+    it('a read waits for the sync in flight only, not for the syncs asked for after it (one after another, as while the database stalls, they kept it waiting for ever)', async () => {
+      /** Each sync is answered only when let go, in order. */
+      class HeldLedger extends InMemoryUsageLedger {
+        readonly held: (() => void)[] = [];
+        open = false;
+        override async sync(deltas: UsageDelta[], day: string, users: string[]) {
+          if (!this.open) await new Promise<void>((resolve) => this.held.push(resolve));
+          return super.sync(deltas, day, users);
+        }
+      }
+      const ledger = new HeldLedger();
+      const meter = meterOn(ledger, new TestClock());
+      const day = '2026-11-22';
+      meter.countSpeech('alice', 10);
+      const first = meter.sync();
+      await new Promise((resolve) => setImmediate(resolve));
+      const read = meter.days('alice', day, day);
+      meter.countSpeech('alice', 5);
+      const second = meter.sync(); // asked for during the read: starts after it
+      ledger.held.shift()!();
+      await first;
+      let answered = false;
+      void read.then(() => (answered = true));
+      for (let turns = 0; !answered && turns < 100; turns++) await new Promise((resolve) => setImmediate(resolve));
+      expect(answered, 'the read is answered while the second sync waits').to.equal(true);
+      expect((await read)[0]?.speechCharacters).to.equal(15);
+      for (let turns = 0; ledger.held.length === 0 && turns < 100; turns++) await new Promise((resolve) => setImmediate(resolve));
+      ledger.held.shift()!();
+      await second;
+      expect((await ledger.days('alice', day, day))[0]?.speechCharacters).to.equal(15);
+      ledger.open = true;
+    });
+
     it('a failed sync keeps its counts for the next one', async () => {
       const ledger = new CountingLedger();
       const meter = meterOn(ledger, new TestClock());

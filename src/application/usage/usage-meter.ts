@@ -41,6 +41,9 @@ export class UsageMeter implements UsageRecorder {
   private readonly known = new Map<string, Known>();
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
+  /** Reads of the ledger waiting or under way (`days`): syncs asked for meanwhile start after the last of them. */
+  private readers = 0;
+  private readsEnded: { promise: Promise<void>; resolve: () => void } | null = null;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -106,20 +109,23 @@ export class UsageMeter implements UsageRecorder {
    * waits for the read.
    */
   async days(userId: string, from: string, to: string): Promise<UsageDay[]> {
-    while (this.running) await this.running.catch(() => undefined);
-    const read = this.ledger.days(userId, from, to);
-    // Held until the read has ended; a sync queued behind it starts after the hold is let go.
-    const reading: Promise<void> = read.then(
-      () => this.letGo(reading),
-      () => this.letGo(reading),
-    );
-    this.running = reading;
-    const stored = new Map((await read).map(({ date, ...counts }) => [date, counts as UsageCounts]));
-    for (const delta of this.pending.values()) {
-      if (delta.userId !== userId || delta.day < from || delta.day > to) continue;
-      stored.set(delta.day, addUsage(stored.get(delta.day) ?? NO_USAGE, delta));
+    // No sync starts from now until the read has ended, so the read waits for the one in flight at
+    // most (syncs one after another, as while the database stalls, kept it waiting for ever).
+    this.readers++;
+    try {
+      if (this.running) await this.running.catch(() => undefined);
+      const stored = new Map((await this.ledger.days(userId, from, to)).map(({ date, ...counts }) => [date, counts as UsageCounts]));
+      for (const delta of this.pending.values()) {
+        if (delta.userId !== userId || delta.day < from || delta.day > to) continue;
+        stored.set(delta.day, addUsage(stored.get(delta.day) ?? NO_USAGE, delta));
+      }
+      return [...stored].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, counts]) => ({ date, ...counts }));
+    } finally {
+      if (--this.readers === 0) {
+        this.readsEnded?.resolve();
+        this.readsEnded = null;
+      }
     }
-    return [...stored].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, counts]) => ({ date, ...counts }));
   }
 
   /**
@@ -140,6 +146,13 @@ export class UsageMeter implements UsageRecorder {
 
   /** Sends what was counted and reads back the watched users' tokens; one at a time, a request during one runs after it. */
   sync(): Promise<void> {
+    if (this.readers > 0) {
+      if (!this.readsEnded) {
+        let resolve!: () => void;
+        this.readsEnded = { promise: new Promise<void>((done) => (resolve = done)), resolve };
+      }
+      return this.readsEnded.promise.then(() => this.sync());
+    }
     if (!this.running) {
       this.running = this.runSync().finally(() => (this.running = null));
       return this.running;
@@ -155,10 +168,6 @@ export class UsageMeter implements UsageRecorder {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.sync();
-  }
-
-  private letGo(hold: Promise<void>): void {
-    if (this.running === hold) this.running = null;
   }
 
   private startQueued(): Promise<void> {
