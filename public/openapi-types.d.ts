@@ -3584,7 +3584,7 @@ export interface paths {
             requestBody?: {
                 content: {
                     "application/json": {
-                        model?: string | null;
+                        model: string;
                         /** @description A string (one user message), or a list of message items `{"type"?: "message", "role": "user" | "system" | "developer" | "assistant", "content": string | [{"type": "input_text" | "output_text", "text"}]}` whose last is the user's; other item or part types are a 400 naming them in `param` */
                         input: string | unknown[];
                         instructions?: string | null;

@@ -409,6 +409,8 @@ export function openAiResponsesSuite(start: StartService): void {
         expect(background).to.include({ status: 400, param: 'background' });
         const missing = await failure(client.responses.create({ model: 'm' } as never));
         expect(missing).to.include({ status: 400, param: 'input', code: 'missing_required_parameter' });
+        const modelless = await failure(client.responses.create({ input: 'x' } as never));
+        expect(modelless).to.include({ status: 400, param: 'model', code: 'missing_required_parameter' });
         const listed = await service.call('GET', `/api/chat/conversations?user_id=${encodeURIComponent(user)}`);
         expect(listed.json.conversations).to.deep.equal([]);
         expect(model.calls.filter((c) => c.request.text === 'Look' || c.request.text === 'x')).to.have.length(0);

@@ -135,7 +135,8 @@ export function openAiRequestSchemas({ maxTextLength }: { maxTextLength: number 
   };
   return {
     createResponse: object({
-      model: absent(z.string(says('must be a string naming a model')).min(1).max(256, 'must be at most 256 characters').superRefine(storable)),
+      // Required, as OpenAI's own (the configured model answers whichever is named).
+      model: z.string(says('must be a string naming a model')).min(1, 'must be a string naming a model').max(256, 'must be at most 256 characters').superRefine(storable),
       input: responseInput(maxTextLength),
       instructions: absent(z.string(says('must be a string')).refine((s) => atMostCodePoints(s, maxTextLength), `must be at most ${maxTextLength} characters`).superRefine(storable)),
       previous_response_id: absent(clientId()),
