@@ -3,6 +3,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import fc from 'fast-check';
 import OpenAI, { APIError, BadRequestError } from 'openai';
 import { SpeechEngineFailedError } from '../../src/domain/errors.js';
+import { UNSTORABLE_RULE } from '../../src/domain/text.js';
 import { decodeMp3, parseWav, SECONDS_PER_CHARACTER } from '../support/audio.js';
 import { documentedFetch } from '../support/documented-responses.js';
 import { FakeSpeechSynthesizer } from '../support/fake-speech-synthesizer.js';
@@ -117,6 +118,8 @@ describe('POST /v1/audio/speech through the openai package\'s own client (embedd
       ['opus, which this engine does not make', { response_format: 'opus' }, 'response_format', 'audio_format_unsupported', 'response_format: must be one of wav, mp3, pcm (this speech engine cannot make opus)'],
       ['a speed out of range', { speed: 5 }, 'speed', 'invalid_value', 'speed: must be a number from 0.25 to 4.0'],
       ['no model', { model: undefined }, 'model', 'missing_required_parameter', 'model: is required'],
+      ['a NUL in model', { model: 'tts\u0000-1' }, 'model', 'invalid_value', `model: ${UNSTORABLE_RULE}`],
+      ['a lone surrogate in instructions', { instructions: 'calm \ud800' }, 'instructions', 'invalid_value', `instructions: ${UNSTORABLE_RULE}`],
     ];
     for (const [what, change, param, code, message] of cases) {
       it(`${what}: 400 (BadRequestError with param ${param})`, async () => {
