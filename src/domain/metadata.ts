@@ -12,10 +12,12 @@ export const MAX_METADATA_DEPTH = 16;
 
 const DEPTH_RULE = `must not be nested deeper than ${MAX_METADATA_DEPTH} levels`;
 const STRINGS_RULE = `keys and strings ${UNSTORABLE_RULE}`;
+const NUMBERS_RULE = 'numbers must be within the range of a double (1e400 is not)';
 
-/** The first problem of a JSON value at `depth`: nested too deep, or a key or string no store can keep. */
+/** The first problem of a JSON value at `depth`: nested too deep, a key or string no store can keep, or a number out of range (JSON's 1e400 parses as Infinity, and would be stored as null). */
 function problemIn(value: unknown, depth: number): string | null {
   if (typeof value === 'string') return hasUnstorableCharacters(value) ? STRINGS_RULE : null;
+  if (typeof value === 'number') return Number.isFinite(value) ? null : NUMBERS_RULE;
   if (value === null || typeof value !== 'object') return null;
   const entries = Object.entries(value);
   if (depth >= MAX_METADATA_DEPTH && entries.length > 0) return DEPTH_RULE;
@@ -44,11 +46,12 @@ export function assertMetadata(value: unknown, field = 'metadata'): Metadata {
 
 /**
  * Metadata the service did not take from a client (an import's): each NUL and lone surrogate in its
- * keys and strings becomes U+FFFD, as in an imported text. What lies deeper than the bound is left
+ * keys and strings becomes U+FFFD, as in an imported text, and a number out of range (1e400) null. What lies deeper than the bound is left
  * as it is (assertMetadata refuses it).
  */
 export function storableMetadata<T>(value: T, depth = 0): T {
   if (typeof value === 'string') return storableText(value) as T;
+  if (typeof value === 'number' && !Number.isFinite(value)) return null as T; // what JSON makes of it
   if (value === null || typeof value !== 'object' || depth > MAX_METADATA_DEPTH) return value;
   if (Array.isArray(value)) return value.map((item: unknown) => storableMetadata(item, depth + 1)) as T;
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [storableText(key), storableMetadata(item, depth + 1)])) as T;

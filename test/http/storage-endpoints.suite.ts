@@ -118,6 +118,14 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
         expect(res.json.detail).to.satisfy((d: string) => d.startsWith(detail), res.json.detail);
       });
     }
+
+    it('400 for a number in metadata out of range (1e400 parses as Infinity: it was stored as null)', async () => {
+      const ids = aConversation();
+      const raw = `{"user_id":${JSON.stringify(ids.user_id)},"conversation_id":${JSON.stringify(ids.conversation_id)},"role":"user","text":"x","metadata":{"a":1e400,"b":[-1e400]}}`;
+      const res = await service.call('POST', '/api/chat/saveMessage', { raw, headers: { 'content-type': 'application/json' } });
+      expect(res.status, res.text).to.equal(400);
+      expect(res.json.detail).to.match(/^metadata: numbers must be within the range of a double/);
+    });
   });
 
   describe('POST /api/chat/loadMessages', () => {
