@@ -63,6 +63,16 @@ describe('demo page: its files', () => {
     }
   });
 
+  it('never serves the files that only type-check the page (tsconfig.json, openapi-types.d.ts): 404, as for no file', async () => {
+    expect(pageFiles).to.include.members(['tsconfig.json', 'openapi-types.d.ts']);
+    for (const name of ['tsconfig.json', 'openapi-types.d.ts']) {
+      const res = await service.call('GET', `/${name}`);
+      expect(res.status, name).to.equal(404);
+      expect(res.json.status, name).to.equal('error');
+      expect((await service.call('PUT', `/${name}`)).status, `${name}: no 405 either`).to.equal(404);
+    }
+  });
+
   it('loads every script of public/ (but the types-only one), so none is left behind', () => {
     const loaded = moduleGraph(linkedFromIndex().modules);
     expect([...loaded].sort()).to.deep.equal(scripts.filter((name) => name !== TYPES_ONLY).sort());

@@ -38,6 +38,9 @@ export function defaultPublicDir(): string {
 
 const FILE_METHODS = 'GET, HEAD';
 
+/** Files of the folder that only type-check the page (`npm run typecheck`): never fetched by it, never served. */
+const DEVELOPMENT_FILE = /(\.d\.ts|\/tsconfig\.json)$/;
+
 /** Whether GET `urlPath` would serve a file of `root`, by the rules `send` applies (no hidden files, nothing outside). */
 export function isServedFile(root: string, urlPath: string): boolean {
   let path: string;
@@ -47,6 +50,7 @@ export function isServedFile(root: string, urlPath: string): boolean {
     return false;
   }
   if (path.includes('\0') || path.split('/').some((segment) => segment.startsWith('.'))) return false;
+  if (DEVELOPMENT_FILE.test(path)) return false;
   const file = resolve(root, `.${path.endsWith('/') ? `${path}index.html` : path}`);
   if (file !== root && !file.startsWith(root + sep)) return false;
   try {
@@ -61,16 +65,16 @@ export function isServedFile(root: string, urlPath: string): boolean {
  * Serves the files of `root` (GET and HEAD; `/` is index.html) for requests no route answered;
  * other methods on a file's path get 405 with `Allow: GET, HEAD` (OPTIONS: 200 with Allow).
  * Mounted after the router: API routes win, and a path that is no file is left alone, so the
- * error handler still answers with the JSON 404 (or allowedMethods with its 405). Hidden files
- * and paths leaving the folder are never served.
+ * error handler still answers with the JSON 404 (or allowedMethods with its 405). Hidden files,
+ * the page's type-checking files and paths leaving the folder are never served.
  */
 export function staticFiles(root: string = defaultPublicDir()): Middleware {
   return async (ctx, next) => {
     await next();
     if (ctx.body != null || ctx.status !== 404) return;
+    if (!isServedFile(root, ctx.path)) return;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       // A file's path is a known path: other methods are told what it allows, as API paths are.
-      if (!isServedFile(root, ctx.path)) return;
       ctx.set('Allow', FILE_METHODS);
       if (ctx.method === 'OPTIONS') {
         ctx.status = 200;
