@@ -60,7 +60,7 @@ export interface GivenTitle {
 
 /** How a reply ended, as this instance saw it. */
 export interface ReplyEnd {
-  /** The reply as stored: finished, or null when it was removed (stopped before its first piece). */
+  /** The reply as stored: finished; as written, when it was deleted meanwhile; or null when it was removed (stopped before its first piece). */
   message: Message | null;
   finishReason: string;
   /** Why it failed (the model, or storing it): streams end with an `error` event carrying this. */
@@ -192,7 +192,9 @@ export class ReplyJob implements WrittenReply {
         this.title = { conversationId: final.conversationId, ...named };
         if (named.source === 'first_message') void this.naming?.proposal?.then((title) => (title ? this.naming?.late?.(title) : undefined)).catch(() => undefined);
       }
-      end = { message: stored, finishReason: stored?.finishReason ?? final.finishReason!, ...(failure !== undefined ? { failure } : {}) };
+      // Deleted while it was written (deleteMessages): its streams end with the text they were sent, not with nothing.
+      const ended = stored ?? (final.text !== '' ? final : null);
+      end = { message: ended, finishReason: ended?.finishReason ?? final.finishReason!, ...(failure !== undefined ? { failure } : {}) };
     } catch (storing) {
       end = { message: null, finishReason: 'error', failure: failure ?? storing };
     }

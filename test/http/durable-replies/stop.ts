@@ -32,6 +32,25 @@ export function stopTests(ctx: SuiteContext): void {
     expect(stored.at(-1)).to.deep.equal(stopped.json.message);
   });
 
+  it('a reply deleted while it is written ends its stream with done carrying the text the stream sent (it carried none)', async () => {
+    const who = someone();
+    const original = await ctx.replies.start({ ...who, text: 'ramble on' });
+    const call = await ctx.model.nextCall();
+    call.say('Words ', 'already ');
+    await original.until('Words already ');
+    const messageId = original.events[0]!.json.message_id;
+    const deleted = await ctx.service.call('DELETE', '/api/chat/deleteMessages', { body: { ...who, message_ids: [messageId] } });
+    expect([deleted.status, deleted.json.deleted], deleted.text).to.deep.equal([200, 1]);
+    call.say('sent.');
+    call.finish();
+    const done = await original.end();
+    expect(done.event).to.equal('done');
+    const sent = original.events.filter((e) => e.event === 'delta').map((e) => e.json.text as string).join('');
+    expect(done.json.response).to.equal(sent);
+    expect(done.id).to.equal(String(codePoints(sent)));
+    expect((await ctx.replies.messages(who.user_id, who.conversation_id)).map((m) => m.role)).to.deep.equal(['user']);
+  });
+
   it('before the first piece removes the reply: message null', async () => {
     const who = someone();
     const original = await ctx.replies.start({ ...who, text: 'quiet' });
