@@ -124,7 +124,7 @@ export function replyNotificationsContract(make: MakeStore): void {
       const unwatch = notifications().watch(reply.messageId, (n) => news.push(n));
       try {
         await store.run((r) => r.replies.begin({ conversation, userMessage, reply, historyLimit: 0 }));
-        await store.run((r) => r.replies.advance([{ replyId: reply.messageId, text: 'Some' }], new Date()));
+        await store.run((r) => r.replies.advance([{ replyId: reply.messageId, from: 0, text: 'Some' }], new Date()));
         await store.run((r) => r.replies.finish(reply.with({ text: 'Some text' }), new Date()));
         await new Promise((resolve) => setTimeout(resolve, 100));
       } finally {

@@ -165,14 +165,25 @@ export function replyRepositoryContract(make: MakeStore): void {
     describe('advance', () => {
       it('adds text to a reply in progress and marks it alive; empty text only marks it alive', async () => {
         const { reply } = await begin();
-        expect(await store.run((r) => r.replies.advance([{ replyId: reply.messageId, text: 'Grüße 👋' }], later(1000)))).to.deep.equal([reply.messageId]);
-        expect(await store.run((r) => r.replies.advance([{ replyId: reply.messageId, text: ", it's C:\\ and \\n" }], later(2000)))).to.deep.equal([reply.messageId]);
+        expect(await store.run((r) => r.replies.advance([{ replyId: reply.messageId, from: 0, text: 'Grüße 👋' }], later(1000)))).to.deep.equal([reply.messageId]);
+        expect(await store.run((r) => r.replies.advance([{ replyId: reply.messageId, from: [...'Grüße 👋'].length, text: ", it's C:\\ and \\n" }], later(2000)))).to.deep.equal([reply.messageId]);
         let stored = await find(reply.messageId);
         const text = "Grüße 👋, it's C:\\ and \\n";
         expect([stored?.text, stored?.status, stored?.progressAt?.getTime()]).to.deep.equal([text, 'in_progress', later(2000).getTime()]);
-        expect(await store.run((r) => r.replies.advance([{ replyId: reply.messageId, text: '' }], later(3000)))).to.deep.equal([reply.messageId]);
+        expect(await store.run((r) => r.replies.advance([{ replyId: reply.messageId, from: [...text].length, text: '' }], later(3000)))).to.deep.equal([reply.messageId]);
         stored = await find(reply.messageId);
         expect([stored?.text, stored?.progressAt?.getTime()]).to.deep.equal([text, later(3000).getTime()]);
+      });
+
+      it('a write sent again (its answer lost, though it was stored) replaces itself from where it starts: the text is never doubled', async () => {
+        const { reply } = await begin();
+        const advance = (from: number, text: string) => store.run((r) => r.replies.advance([{ replyId: reply.messageId, from, text }], later(1000)));
+        await advance(0, 'Always 🎈 ');
+        await advance(9, 'and ');
+        await advance(9, 'and forever ');
+        expect((await find(reply.messageId))?.text).to.equal('Always 🎈 and forever ');
+        await advance(21, 'more.');
+        expect((await find(reply.messageId))?.text).to.equal('Always 🎈 and forever more.');
       });
 
       it('advances many replies in one step, each by its own text; names those still in progress', async () => {
@@ -181,10 +192,10 @@ export function replyRepositoryContract(make: MakeStore): void {
         const advanced = await store.run((r) =>
           r.replies.advance(
             [
-              { replyId: one.reply.messageId, text: 'First ' },
-              { replyId: done.reply.messageId, text: ' more' },
-              { replyId: two.reply.messageId, text: 'Second ✓' },
-              { replyId: uid('nothing'), text: 'text' },
+              { replyId: one.reply.messageId, from: 0, text: 'First ' },
+              { replyId: done.reply.messageId, from: 0, text: ' more' },
+              { replyId: two.reply.messageId, from: 0, text: 'Second ✓' },
+              { replyId: uid('nothing'), from: 0, text: 'text' },
             ],
             later(1000),
           ),
@@ -198,16 +209,16 @@ export function replyRepositoryContract(make: MakeStore): void {
       it('changes nothing once the reply is finished, or when there is none (not named)', async () => {
         const { reply } = await begin();
         await store.run((r) => r.replies.finish(finished(reply, 'Final.', 'stop'), new Date()));
-        expect(await store.run((r) => r.replies.advance([{ replyId: reply.messageId, text: ' more' }], new Date()))).to.deep.equal([]);
+        expect(await store.run((r) => r.replies.advance([{ replyId: reply.messageId, from: 0, text: ' more' }], new Date()))).to.deep.equal([]);
         expect((await find(reply.messageId))?.text).to.equal('Final.');
-        expect(await store.run((r) => r.replies.advance([{ replyId: uid('nothing'), text: 'text' }], new Date()))).to.deep.equal([]);
+        expect(await store.run((r) => r.replies.advance([{ replyId: uid('nothing'), from: 0, text: 'text' }], new Date()))).to.deep.equal([]);
       });
     });
 
     describe('finish', () => {
       it('stores the whole text and metadata as completed, and returns it', async () => {
         const { reply } = await begin();
-        await store.run((r) => r.replies.advance([{ replyId: reply.messageId, text: 'Partly' }], new Date()));
+        await store.run((r) => r.replies.advance([{ replyId: reply.messageId, from: 0, text: 'Partly' }], new Date()));
         const whole = finished(reply, 'Partly written, then whole.', 'stop');
         const stored = await store.run((r) => r.replies.finish(whole, new Date()));
         expect(stored?.toProps()).to.deep.equal({ ...whole.toProps(), status: 'completed', progressAt: null });
@@ -246,11 +257,11 @@ export function replyRepositoryContract(make: MakeStore): void {
     describe('interruptStale', () => {
       it('finishes as interrupted the replies not advanced since `before`, removes the empty ones, leaves the rest', async () => {
         const stale = await begin();
-        await store.run((r) => r.replies.advance([{ replyId: stale.reply.messageId, text: 'Said before dying' }], longBefore(1000)));
+        await store.run((r) => r.replies.advance([{ replyId: stale.reply.messageId, from: 0, text: 'Said before dying' }], longBefore(1000)));
         const empty = await begin();
-        await store.run((r) => r.replies.advance([{ replyId: empty.reply.messageId, text: '' }], longBefore(1000)));
+        await store.run((r) => r.replies.advance([{ replyId: empty.reply.messageId, from: 0, text: '' }], longBefore(1000)));
         const alive = await begin();
-        await store.run((r) => r.replies.advance([{ replyId: alive.reply.messageId, text: 'Still going' }], longBefore(9000)));
+        await store.run((r) => r.replies.advance([{ replyId: alive.reply.messageId, from: 0, text: 'Still going' }], longBefore(9000)));
 
         expect(await store.run((r) => r.replies.interruptStale(longBefore(5000), new Date()))).to.equal(2);
         const interrupted = await find(stale.reply.messageId);

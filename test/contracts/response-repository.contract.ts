@@ -77,7 +77,7 @@ export function responseRepositoryContract(make: MakeStore): void {
         const opened = aReply(question, '', true);
         await store.run((r) => r.replies.begin({ conversation, userMessage: question, reply: opened, historyLimit: 5 }));
         await store.run((r) => r.responses.save(aRecord(opened.messageId)));
-        await store.run((r) => r.replies.advance([{ replyId: opened.messageId, text: 'Hello' }], new Date()));
+        await store.run((r) => r.replies.advance([{ replyId: opened.messageId, from: 0, text: 'Hello' }], new Date()));
         await store.run((r) => r.replies.finish(opened.with({ text: 'Hello', status: 'completed', progressAt: null, finishReason: 'stop' }), new Date()));
         expect((await store.run((r) => r.responses.findById(opened.messageId)))?.instructions).to.equal('Answer in French.');
       });

@@ -82,6 +82,11 @@ export interface TurnRecord {
 /** Text a reply in progress has grown by since its last write. */
 export interface ReplyAdvance {
   replyId: string;
+  /**
+   * Where `text` starts, in code points: the stored text is cut there before `text` is added, so a
+   * write sent again (its answer lost, though it was stored) replaces itself instead of adding twice.
+   */
+  from: number;
   text: string;
 }
 

@@ -95,7 +95,9 @@ export class ReplyJob implements WrittenReply {
   private firstRecent = 0;
   private readonly abort = new AbortController();
   private stopReason: CutShort | null = null;
+  /** The text stored so far: UTF-16 units, and the same in code points. */
   private written = 0;
+  private writtenPoints = 0;
 
   constructor(
     readonly reply: Message,
@@ -232,15 +234,16 @@ export class ReplyJob implements WrittenReply {
   }
 
   /** The text not yet stored, for a write (reply-writes.ts); the pieces kept for listeners start again after it. */
-  takeUnwritten(): string {
+  takeUnwritten(): { from: number; text: string } {
     this.firstRecent += this.recent.length;
     this.recent = [];
-    return this.text.slice(this.written);
+    return { from: this.writtenPoints, text: this.text.slice(this.written) };
   }
 
   /** A write stored `length` more of the text; `stillRunning` false: someone else finished the row (a stop from an instance that could not reach us, or the stale sweep). */
-  wrote(length: number, stillRunning: boolean): void {
-    this.written += length;
+  wrote(text: string, stillRunning: boolean): void {
+    this.written += text.length;
+    this.writtenPoints += replyLength(text);
     if (!stillRunning) this.stop('cancelled');
   }
 }

@@ -9,10 +9,10 @@ const MAX_BATCH = 500;
 export interface WrittenReply {
   readonly replyId: string;
   readonly running: boolean;
-  /** The text not yet stored (taken now: the reply counts it as on its way). */
-  takeUnwritten(): string;
-  /** The text taken was stored (`length` UTF-16 units of it); `stillRunning` false when someone else finished the row. */
-  wrote(length: number, stillRunning: boolean): void;
+  /** The text not yet stored, and where it starts in code points (taken now: the reply counts it as on its way). */
+  takeUnwritten(): { from: number; text: string };
+  /** The text taken was stored; `stillRunning` false when someone else finished the row. */
+  wrote(text: string, stillRunning: boolean): void;
   /** Whether text came that no write has taken yet. */
   readonly behind: boolean;
 }
@@ -97,10 +97,10 @@ export class ReplyWrites {
 
   private async write(batch: WrittenReply[]): Promise<void> {
     for (let at = 0; at < batch.length; at += MAX_BATCH) {
-      const writes = batch.slice(at, at + MAX_BATCH).map((reply) => ({ reply, replyId: reply.replyId, text: reply.takeUnwritten() }));
+      const writes = batch.slice(at, at + MAX_BATCH).map((reply) => ({ reply, replyId: reply.replyId, ...reply.takeUnwritten() }));
       try {
         const stillRunning = new Set(await this.store.run((r) => r.replies.advance(writes, this.clock.now()), { atomic: false }));
-        for (const { reply, replyId, text } of writes) reply.wrote(text.length, stillRunning.has(replyId));
+        for (const { reply, replyId, text } of writes) reply.wrote(text, stillRunning.has(replyId));
       } catch {
         // The database is away: the next write carries this text too.
       }

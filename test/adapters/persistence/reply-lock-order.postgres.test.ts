@@ -131,7 +131,7 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
 
   it('replies.interrupt_stale waits for the conversation before it touches the reply', async () => {
     const turn = await begunTurn(new Date(Date.now() - 60_000));
-    await unitOfWork.run((r) => r.replies.advance([{ replyId: turn.reply.messageId, text: 'half an ans' }], new Date(Date.now() - 60_000)), { atomic: false });
+    await unitOfWork.run((r) => r.replies.advance([{ replyId: turn.reply.messageId, from: 0, text: 'half an ans' }], new Date(Date.now() - 60_000)), { atomic: false });
     await holdConversation(turn.conversation.conversationId);
     const sweeping = unitOfWork.run((r) => r.replies.interruptStale(new Date(Date.now() - 30_000), new Date()), { atomic: false });
     try {

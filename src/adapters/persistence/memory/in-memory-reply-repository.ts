@@ -10,7 +10,7 @@ import {
 } from '../../../application/ports/reply-repository.js';
 import { InMemoryConversationRepository } from './in-memory-conversation-repository.js';
 import type { Message } from '../../../domain/message.js';
-import { cutShort, grown, isCutShort, isStale } from '../../../domain/reply.js';
+import { cutShort, grown, indexOfCodePoint, isCutShort, isStale } from '../../../domain/reply.js';
 import { InMemoryMessageRepository } from './in-memory-message-repository.js';
 import { keepEnding, responseRecordOf } from './in-memory-response-repository.js';
 import type { MemoryStore } from './memory-store.js';
@@ -91,10 +91,11 @@ export class InMemoryReplyRepository implements ReplyRepository {
 
   async advance(advances: readonly ReplyAdvance[], at: Date): Promise<string[]> {
     const advanced: string[] = [];
-    for (const { replyId, text } of advances) {
+    for (const { replyId, from, text } of advances) {
       const entry = this.store.messages.get(replyId);
       if (!entry || entry.message.status !== 'in_progress') continue;
-      entry.message = grown(entry.message, text, at);
+      const kept = entry.message.with({ text: entry.message.text.slice(0, indexOfCodePoint(entry.message.text, from)) });
+      entry.message = grown(kept, text, at);
       advanced.push(replyId);
     }
     return advanced;

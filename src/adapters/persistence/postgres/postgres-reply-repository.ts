@@ -200,8 +200,9 @@ export class PostgresReplyRepository implements ReplyRepository {
     if (advances.length === 0) return [];
     const rows = await this.db.rows<{ message_id: string }>(
       sql`/* replies.advance */ with advanced as (
-         update messages m set text = m.text || v.piece, progress_at = ${at}
-         from unnest(${textArray(advances.map((a) => a.replyId))}, ${textArray(advances.map((a) => a.text))}) as v (message_id, piece)
+         update messages m set text = left(m.text, v.from_point) || v.piece, progress_at = ${at}
+         from unnest(${textArray(advances.map((a) => a.replyId))}, ${advances.map((a) => a.from)}::int[], ${textArray(advances.map((a) => a.text))})
+           as v (message_id, from_point, piece)
          where m.message_id = v.message_id and m.status = 'in_progress' returning m.message_id)
        select message_id from advanced`,
     );
