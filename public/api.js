@@ -116,6 +116,12 @@ export async function updateConversation(conversationId, changes) {
   return /** @type {ConversationChanged} */ (await requestJson('PATCH', conversationPath(conversationId), changes));
 }
 
+/** One conversation of the user's, listed or not. @param {string} conversationId @param {string} userId */
+export async function getConversation(conversationId, userId) {
+  const query = new URLSearchParams({ user_id: userId });
+  return /** @type {ConversationChanged} */ (await requestJson('GET', `${conversationPath(conversationId)}?${query}`));
+}
+
 /** A conversation with all its messages. @param {string} conversationId @param {string} userId */
 export async function deleteConversation(conversationId, userId) {
   const query = new URLSearchParams({ user_id: userId });

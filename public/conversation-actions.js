@@ -57,6 +57,7 @@ async function change(conversationId, changes, refocus) {
     const { conversation } = await updateConversation(conversationId, { user_id: userId, ...changes });
     if (userId !== state.userId) return;
     state.conversations.set(conversationId, conversation);
+    if (conversationId === state.conversationId) state.shown = conversation; // its heading stays when it leaves the list (archived)
     retitleEntry(conversation);
     announce(changes.title !== undefined ? `Renamed to “${titleOf(conversation)}”` : describeChange(changes));
   } catch (error) {

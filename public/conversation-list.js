@@ -1,7 +1,7 @@
 // The user's conversations in the sidebar (or the archived ones): the first page, again after
 // every change (as many as were shown), and older pages on request; a title the service gives one as its first reply
 // ends (the stream's `title` event) shown in place, without listing them again.
-import { describeError, listConversations } from './api.js';
+import { describeError, getConversation, listConversations } from './api.js';
 import { ui } from './dom.js';
 import { markCurrentConversation, renderConversation, retitleEntry } from './render-conversations.js';
 import { CONVERSATION_PAGE_SIZE, state } from './state.js';
@@ -38,11 +38,35 @@ export async function loadConversations({ append = false } = {}) {
     ui.conversationsStatus.textContent =
       state.conversations.size > 0 ? '' : archived ? 'No archived conversations.' : 'No conversations yet: write a message to start one.';
     markCurrentConversation();
+    void readShownConversation();
   } catch (error) {
     if (userId !== state.userId) return;
     ui.conversationsStatus.textContent = `Could not load conversations: ${describeError(error)}`;
   }
 }
+
+/**
+ * The conversation shown, read for its heading (title, messages, start) when no listing holds it:
+ * archived, beyond the pages loaded, or opened from a search result. Once per conversation shown.
+ */
+export async function readShownConversation() {
+  const { conversationId, userId } = state;
+  if (!conversationId || !userId || state.temporary || state.conversations.has(conversationId) || state.shown?.conversation_id === conversationId) return;
+  if (shownAsked === conversationId) return;
+  shownAsked = conversationId;
+  try {
+    const { conversation } = await getConversation(conversationId, userId);
+    if (state.conversationId !== conversationId || state.userId !== userId) return;
+    // A title its stream gave stays for the listing to come (withStreamedTitle would forget it here).
+    const streamed = state.streamedTitles.get(conversationId);
+    state.shown = conversation.title === null && streamed ? { ...conversation, ...streamed } : conversation;
+    markCurrentConversation();
+  } catch {
+    shownAsked = null; // not there yet (a new conversation's first turn), or the service away: asked again later
+  }
+}
+/** @type {string | null} */
+let shownAsked = null;
 
 /** Lists the archived conversations instead of the others, or back. @param {boolean} archived */
 export function showArchived(archived) {
@@ -77,8 +101,12 @@ function withStreamedTitle(conversation) {
  */
 export function showTitle({ conversation_id, title, title_source }) {
   state.streamedTitles.set(conversation_id, { title, title_source });
+  if (state.shown?.conversation_id === conversation_id) {
+    state.shown = { ...state.shown, title, title_source };
+    markCurrentConversation();
+  }
   const known = state.conversations.get(conversation_id);
-  if (!known) return;
+  if (!known) return void readShownConversation();
   const named = { ...known, title, title_source };
   state.conversations.set(conversation_id, named);
   retitleEntry(named);

@@ -103,7 +103,8 @@ export function markCurrentConversation() {
     if (button.dataset.conversationId === state.conversationId) button.setAttribute('aria-current', 'true');
     else button.removeAttribute('aria-current');
   }
-  const summary = state.conversationId ? state.conversations.get(state.conversationId) : undefined;
+  const id = state.conversationId;
+  const summary = id ? (state.conversations.get(id) ?? (state.shown?.conversation_id === id ? state.shown : undefined)) : undefined;
   ui.chatTitle.textContent = state.conversationId ? summary?.title?.trim() || (state.temporary ? 'Temporary conversation' : 'Conversation') : 'New conversation';
   ui.chatMeta.textContent = summary
     ? `${messageCount(summary.message_count)}, started ${formatTime(summary.created_at)}`

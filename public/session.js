@@ -1,7 +1,7 @@
 // Who uses the page and which conversation they look at: choosing the user name, opening a
 // conversation (or a new, empty one).
 import { leaveReply, setStreaming } from './chat.js';
-import { loadConversations } from './conversation-list.js';
+import { loadConversations, readShownConversation } from './conversation-list.js';
 import { ui } from './dom.js';
 import { loadOlderMessages } from './messages.js';
 import { markCurrentConversation, showTemporaryChoice } from './render-conversations.js';
@@ -17,6 +17,7 @@ export async function openConversation(conversationId) {
   state.view += 1;
   state.conversationId = conversationId;
   state.temporary = false;
+  if (state.shown?.conversation_id !== conversationId) state.shown = null;
   state.olderCursor = null;
   state.loadingOlder = false;
   ui.loadOlder.hidden = true;
@@ -25,6 +26,7 @@ export async function openConversation(conversationId) {
   markCurrentConversation();
   showTemporaryChoice();
   updateTransferControls();
+  void readShownConversation();
   if (conversationId) await loadOlderMessages();
 }
 
@@ -49,6 +51,7 @@ export async function useName(userId) {
     ui.conversationsHeading.textContent = 'Conversations';
     state.conversationCursor = null;
     state.conversations.clear();
+    state.shown = null;
     state.streamedTitles.clear();
     ui.conversationList.replaceChildren();
   }

@@ -39,6 +39,12 @@ export const state = {
   /** @type {Map<string, ConversationSummary>} */
   conversations: new Map(),
   /**
+   * The conversation shown, as read for its heading when the sidebar's listing does not hold it
+   * (archived, or beyond the pages loaded, or opened from a search result).
+   * @type {ConversationSummary | null}
+   */
+  shown: null,
+  /**
    * Titles streams gave (their `title` event) that no listing has shown yet: a listing read before
    * the title was stored, or answered after the event, would otherwise show the conversation untitled.
    * @type {Map<string, {title: string | null, title_source: ConversationSummary['title_source']}>}

@@ -753,10 +753,18 @@ describe('demo page in Chromium: managing conversations', function () {
   });
 
   it('archives a conversation: it leaves the list and shows under archived', async () => {
+    expect(conversationId(), 'the conversation shown').to.equal(second);
     await page.locator(`${entry(second)} .conversation__archive`).click();
     await waitUntil(`!document.querySelector('${entry(second)}')`);
     expect(await listed()).to.deep.equal([first]);
     expect((await stored(second)).json.conversation.archived).to.equal(true);
+    const heading = async () => [await page.locator('#chat-title').textContent(), await page.locator('#chat-meta').textContent()];
+    const [title, meta] = await heading();
+    expect(title, 'the heading keeps the title of the conversation shown, now unlisted').to.equal('Tell me about books');
+    expect(meta).to.match(/^2 messages, started /);
+    await page.reload();
+    await waitUntil(`document.querySelector('#chat-title').textContent === 'Tell me about books'`);
+    expect(await heading()).to.deep.equal([title, meta]);
 
     await page.locator('#show-archived').click();
     await waitUntil(`document.querySelector('${entry(second)}') && !document.querySelector('${entry(first)}')`);
