@@ -6,6 +6,7 @@ import { loadConversations } from './conversation-list.js';
 import { renderMessage, showConversationError, updateEmptyNote } from './render-messages.js';
 import { PAGE_SIZE, state } from './state.js';
 import { openConversation } from './session.js';
+import { pausePlayers, stopSpeaking } from './speech.js';
 import { refreshTree } from './tree.js';
 import { loadUsage } from './usage.js';
 
@@ -118,6 +119,8 @@ export async function playMessage(item, button, note) {
   const messageId = item.dataset.messageId;
   if (!messageId || !state.userId) return;
   let audio = item.querySelector('audio');
+  stopSpeaking();
+  pausePlayers(audio);
   if (audio?.src) {
     audio.currentTime = 0;
     await audio.play().catch(() => {});
@@ -134,6 +137,12 @@ export async function playMessage(item, button, note) {
     audio.src = URL.createObjectURL(blob);
     item.append(audio);
     button.textContent = 'Play aloud';
+    // Its own controls too play it alone.
+    audio.addEventListener('play', () => {
+      stopSpeaking();
+      pausePlayers(audio);
+    });
+    pausePlayers(audio);
     await audio.play().catch(() => {});
   } catch (error) {
     button.textContent = 'Play aloud (unavailable)';

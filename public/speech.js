@@ -67,6 +67,7 @@ function playNext() {
   }
   const audio = new Audio(clip.url);
   playing = { clip, audio };
+  pausePlayers();
   clip.item.dataset.speaking = 'true';
   const next = () => {
     if (playing?.audio !== audio) return; // stopped meanwhile
@@ -83,6 +84,13 @@ function playNext() {
 function finish(clip) {
   URL.revokeObjectURL(clip.url);
   if (!queue.some((queued) => queued.item === clip.item)) delete clip.item.dataset.speaking;
+}
+
+/** One voice at a time: every message's player but `except` pauses. @param {HTMLAudioElement | null} [except] */
+export function pausePlayers(except = null) {
+  for (const player of document.querySelectorAll('audio.message__audio')) {
+    if (player instanceof HTMLAudioElement && player !== except) player.pause();
+  }
 }
 
 /** Silence: the clip playing stops and those waiting are dropped. */

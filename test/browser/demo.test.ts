@@ -250,6 +250,24 @@ const demoInChromium = (scheme: 'http' | 'https') => function (this: Mocha.Suite
     }
   });
 
+  it('plays one reply aloud at a time: Play aloud on another pauses the first (they played over each other)', async () => {
+    const conversationId = `voices-${Date.now().toString(36)}`;
+    const messages = ['Question one?', 'The first answer, spoken at some length so that it lasts.', 'Question two?', 'The second answer, spoken at some length too.'].map((text, i) => ({
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      text,
+    }));
+    expect((await service.post('/api/chat/saveSession', { user_id: userId, conversation_id: conversationId, messages })).status).to.equal(201);
+    await page.evaluate(`location.hash = ${JSON.stringify(`conversation=${encodeURIComponent(conversationId)}`)}`);
+    const replies = '#message-list .message--assistant[data-message-id]';
+    await waitUntil(`document.querySelectorAll('${replies}').length === 2`);
+    const [first, second] = [page.locator(replies).nth(0), page.locator(replies).nth(1)];
+    await first.locator('.message__play').click();
+    await waitUntil(`document.querySelector('${replies} audio')?.paused === false`);
+    await second.locator('.message__play').click();
+    await waitUntil(`document.querySelectorAll('${replies} audio').length === 2 && document.querySelectorAll('${replies} audio')[1].paused === false`);
+    expect(await page.evaluate(`[...document.querySelectorAll('${replies} audio')].map((audio) => audio.paused)`)).to.deep.equal([true, false]);
+  });
+
   it('loads older messages when scrolled up, keeping the place', async () => {
     const conversationId = `long-${Date.now().toString(36)}`;
     const messages = Array.from({ length: 75 }, (_, i) => ({
