@@ -209,6 +209,8 @@ export function stopReply() {
   const current = state.streaming;
   if (!current || current.stopping) return;
   current.stopping = true;
+  // The keyboard goes to the message box now: a disabled button loses it (to the page's body).
+  if (document.activeElement === ui.stop) ui.text.focus();
   ui.stop.disabled = true;
   stopSpeaking();
   if (current.messageId) void askToStop(current);

@@ -74,6 +74,8 @@ export async function loadOlderMessages() {
 export async function deleteMessage(item, button, note) {
   const messageId = item.dataset.messageId;
   if (!messageId || !state.userId || !state.conversationId) return;
+  // Read before the button is disabled: a disabled button loses the keyboard (to the page's body).
+  const hadFocus = item.contains(document.activeElement);
   button.disabled = true;
   note.textContent = '';
   const { userId, conversationId } = state;
@@ -93,7 +95,6 @@ export async function deleteMessage(item, button, note) {
     }
     // Keep the keyboard where it was: on the next message's delete button, or the message box.
     const neighbour = item.nextElementSibling ?? item.previousElementSibling;
-    const hadFocus = item.contains(document.activeElement);
     for (const audio of item.querySelectorAll('audio')) URL.revokeObjectURL(audio.src);
     item.remove();
     updateEmptyNote();

@@ -225,8 +225,13 @@ const demoInChromium = (scheme: 'http' | 'https') => function (this: Mocha.Suite
     const conversationId = await currentConversationId();
     const before = await loadMessages(conversationId);
     const victim = before[1]!; // the first reply
-    await page.locator(`#message-list [data-message-id="${victim.message_id}"] .message__delete`).click();
+    // From the keyboard: it stays on the next message's Delete (a disabled button dropped it to the page's body).
+    await page.locator(`#message-list [data-message-id="${victim.message_id}"] .message__delete`).focus();
+    await page.keyboard.press('Enter');
     await waitUntil(`document.querySelectorAll('#message-list [data-message-id]').length === 3`);
+    expect(await page.evaluate(`document.activeElement?.closest('[data-message-id]')?.dataset.messageId + ' ' + document.activeElement?.className`)).to.match(
+      new RegExp(`^${before[2]!.message_id} .*message__delete`),
+    );
     expect(await page.locator(`#message-list [data-message-id="${victim.message_id}"]`).count()).to.equal(0);
     const after = await loadMessages(conversationId);
     expect(after.map((m) => m.message_id)).to.deep.equal(before.filter((m) => m !== victim).map((m) => m.message_id));
@@ -988,6 +993,14 @@ describe('demo page in Chromium: replies that outlive their connection', functio
 
     await send(longMessage('grey mountains'));
     await stopWith(() => page.locator('#composer-text').press('Escape'));
+
+    // From the keyboard on Stop itself: the keyboard goes on to the message box, not to the page's body.
+    await send(longMessage('blue lakes'));
+    await stopWith(async () => {
+      await page.locator('#stop').focus();
+      await page.keyboard.press('Enter');
+    });
+    expect(await page.evaluate(`document.activeElement?.id`)).to.equal('composer-text');
   });
 
   it('shows a reply that is still being written after a reload, and streams the rest of it', async () => {
@@ -1015,7 +1028,7 @@ describe('demo page in Chromium: replies that outlive their connection', functio
     expect(reply.text.startsWith(partial), 'the partial reply is the start of the whole').to.equal(true);
     expect(await shownText(messageId), 'no text lost or repeated').to.equal(reply.text);
     expect(await page.locator(`#message-list [data-message-id="${messageId}"]`).count()).to.equal(1);
-    expect(await page.locator('#message-list .message--assistant .message__flag').count(), 'only the two stopped ones').to.equal(2);
+    expect(await page.locator('#message-list .message--assistant .message__flag').count(), 'only the three stopped ones').to.equal(3);
   });
 
   it('resumes from the last id when the connection drops in the middle of an event', async () => {
