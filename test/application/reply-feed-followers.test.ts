@@ -1,11 +1,15 @@
 import { expect } from 'chai';
 import type { ChatModel } from '../../src/application/ports/chat-model.js';
-import { ReplyFeed } from '../../src/application/replies/reply-feed.js';
+import { ReplyFeed, type FeedEvent } from '../../src/application/replies/reply-feed.js';
 import { ReplyJobs } from '../../src/application/replies/reply-jobs.js';
 import { BatchedStoredReplies } from '../../src/adapters/persistence/batched-stored-replies.js';
 import { ReadsRecordingUnitOfWork } from '../support/recording-unit-of-work.js';
 import { SystemClock } from '../../src/adapters/system/system-clock.js';
 import { chatApplication } from '../support/chat-application.js';
+import { InMemoryUnitOfWork } from '../../src/adapters/persistence/memory/in-memory-unit-of-work.js';
+import { openReply } from '../../src/domain/reply.js';
+import { aConversation, aMessage } from '../support/builders.js';
+import { uid } from '../support/ids.js';
 
 /** 12 pieces 100 ms apart: longer than the followers' poll (1 s). */
 const paced: ChatModel = {
@@ -62,3 +66,41 @@ describe('ReplyFeed: followers of replies produced on another instance', () => {
     expect(Date.now() - started).to.be.below(900);
   });
 });
+
+describe('ReplyFeed: a follower sent more than its producer stored, when the producer dies', () => {
+  it('keeps what it was sent: the interrupted reply takes that text, and the follower ends with it (its done no shorter than its deltas)', async () => {
+    const unitOfWork = new InMemoryUnitOfWork();
+    const conversation = aConversation();
+    const question = aMessage(conversation, { text: 'Tell me a story' });
+    const reply = openReply(question, uid('reply'), 'm', new Date());
+    await unitOfWork.run((r) => r.replies.begin({ conversation, userMessage: question, reply, historyLimit: 10 }));
+    // Its producer (on another instance) stored a first piece, published more, and died.
+    await unitOfWork.run((r) => r.replies.advance([{ replyId: reply.messageId, from: 0, text: 'Once upon ' }], new Date()));
+    const settings = { writeIntervalMs: 20, staleMs: 30_000 };
+    const feed = new ReplyFeed(new ReplyJobs(unitOfWork, unitOfWork.notifications, new SystemClock(), settings), new BatchedStoredReplies(unitOfWork), unitOfWork.notifications);
+    const stored = (await unitOfWork.run((r) => r.messages.findById(reply.messageId)))!;
+    const events: FeedEvent[] = [];
+    const following = (async () => {
+      for await (const event of feed.watch(stored, 0, new AbortController().signal)) events.push(event);
+    })();
+    await until(() => events.length === 1);
+    unitOfWork.notifications.publish({ type: 'piece', replyId: reply.messageId, from: 10, text: 'a time 🐉 there' });
+    await until(() => events.length === 2);
+    await unitOfWork.run((r) => r.replies.interruptStale(new Date(Date.now() + 1000), new Date()));
+    unitOfWork.notifications.publish({ type: 'end', replyId: reply.messageId });
+    await following;
+    const sent = events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
+    expect(sent).to.equal('Once upon a time 🐉 there');
+    const end = events.at(-1)!;
+    expect(end).to.deep.include({ type: 'end', finishReason: 'interrupted', position: [...sent].length });
+    expect(end.type === 'end' && end.message?.text).to.equal(sent);
+    expect((await unitOfWork.run((r) => r.messages.findById(reply.messageId)))?.text).to.equal(sent);
+  });
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let turns = 0; !condition(); turns++) {
+    if (turns > 500) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}

@@ -9,6 +9,8 @@ import { chatApplication } from '../support/chat-application.js';
 class FlakyUnitOfWork extends InMemoryUnitOfWork {
   finishFailures = 0;
   finishCalls = 0;
+  /** Progress writes fail while set (this instance cut off from the database). */
+  advanceFailing = false;
 
   override run<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
     return super.run((repositories) => {
@@ -18,9 +20,10 @@ class FlakyUnitOfWork extends InMemoryUnitOfWork {
         regenerate: (start) => replies.regenerate(start),
         inProgressOf: (userId) => replies.inProgressOf(userId),
         reopen: (reply) => replies.reopen(reply),
-        advance: (advances, at) => replies.advance(advances, at),
+        advance: (advances, at) => (this.advanceFailing ? Promise.reject(new DependencyUnavailableError('the database is unavailable; try again shortly')) : replies.advance(advances, at)),
         findInProgress: (id) => replies.findInProgress(id),
         interruptStale: (before, at) => replies.interruptStale(before, at),
+        extendInterrupted: (replyId, text) => replies.extendInterrupted(replyId, text),
         finish: (reply, at) => {
           this.finishCalls++;
           if (this.finishFailures-- > 0) return Promise.reject(new DependencyUnavailableError('the database is unavailable; try again shortly'));
@@ -60,6 +63,32 @@ describe('ReplyJob', () => {
     expect(unitOfWork.finishCalls).to.equal(3);
     const stored = await unitOfWork.run((r) => r.messages.findById(stream.messageId));
     expect([stored?.status, stored?.text]).to.deep.equal(['completed', 'A whole answer.']);
+  });
+
+  it('cut off from the database past the stale bound, while another instance ended its reply as interrupted: its end keeps the whole text its streams were sent', async () => {
+    const unitOfWork = new FlakyUnitOfWork();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held: ChatModel = {
+      ...model,
+      async *stream() {
+        yield { type: 'delta', text: 'A whole ' };
+        await released;
+        yield { type: 'delta', text: 'answer, 🎈 long.' };
+        yield { type: 'finish', finishReason: 'stop', model: 'scripted-1', usage: null };
+      },
+    };
+    const app = chatApplication(held, { unitOfWork });
+    const stream = await app.stream.execute({ userId: 'u', conversationId: 'c', text: 'hi' });
+    const stored = () => unitOfWork.run((r) => r.messages.findById(stream.messageId));
+    for (let turns = 0; (await stored())?.text !== 'A whole ' && turns < 500; turns++) await new Promise((resolve) => setTimeout(resolve, 2));
+    unitOfWork.advanceFailing = true;
+    // Another instance sweeps the reply up as stale, with the text it last stored.
+    await unitOfWork.run((r) => r.replies.interruptStale(new Date(Date.now() + 60_000), new Date()));
+    release();
+    const end = await app.jobs.local(stream.messageId)!.done;
+    expect([end.finishReason, end.message?.text]).to.deep.equal(['interrupted', 'A whole answer, 🎈 long.']);
+    expect([(await stored())?.finishReason, (await stored())?.text]).to.deep.equal(['interrupted', 'A whole answer, 🎈 long.']);
   });
 
   it('gives up after a few tries when the database stays away: the reply ends with that failure', async () => {

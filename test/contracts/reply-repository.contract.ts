@@ -271,6 +271,23 @@ export function replyRepositoryContract(make: MakeStore): void {
         expect((await find(alive.reply.messageId))?.status).to.equal('in_progress');
         expect(await store.run((r) => r.replies.interruptStale(longBefore(5000), new Date()))).to.equal(0);
       });
+
+      it('an interrupted reply takes a longer text that starts with its own (what its streams were sent), and nothing else', async () => {
+        const stale = await begin();
+        await store.run((r) => r.replies.advance([{ replyId: stale.reply.messageId, from: 0, text: 'Said 🎈 before' }], longBefore(1000)));
+        await store.run((r) => r.replies.interruptStale(longBefore(5000), new Date()));
+        const extend = (replyId: string, text: string) => store.run((r) => r.replies.extendInterrupted(replyId, text));
+        expect((await extend(stale.reply.messageId, 'Said 🎈 nothing'))?.text, 'another text').to.equal('Said 🎈 before');
+        expect((await extend(stale.reply.messageId, 'Said 🎈'))?.text, 'a shorter one').to.equal('Said 🎈 before');
+        expect(await extend(stale.reply.messageId, 'Said 🎈 before dying')).to.deep.include({ text: 'Said 🎈 before dying', status: 'completed', finishReason: 'interrupted' });
+        expect((await find(stale.reply.messageId))?.text).to.equal('Said 🎈 before dying');
+        expect((await extend(stale.reply.messageId, 'Said 🎈 before'))?.text, 'never cut back').to.equal('Said 🎈 before dying');
+
+        const answered = await begin();
+        await store.run((r) => r.replies.finish(finished(answered.reply, 'Final.', 'stop'), new Date()));
+        expect((await extend(answered.reply.messageId, 'Final. And more'))?.text, 'a reply that finished by itself').to.equal('Final.');
+        expect(await extend(uid('none'), 'text')).to.equal(null);
+      });
     });
   });
 }

@@ -43,4 +43,8 @@ export class BatchedStoredReplies implements StoredReplies {
   ending(replyId: string): Promise<ResponseEnding | null> {
     return this.store.run((r) => r.responses.findEnding(replyId), { atomic: false });
   }
+
+  extendInterrupted(replyId: string, text: string): Promise<Message | null> {
+    return this.store.run((r) => r.replies.extendInterrupted(replyId, text), { atomic: false });
+  }
 }

@@ -133,4 +133,11 @@ export interface ReplyRepository {
    * no sign of life since `before`); empty ones are removed, as by `finish`. Returns how many.
    */
   interruptStale(before: Date, at: Date): Promise<number>;
+  /**
+   * A reply finished as "interrupted" (by `interruptStale`) while its text went on where the store
+   * could not see it (its producer cut off from the database, or a follower holding what the
+   * producer published before it died): `text`, when it is longer and starts with the stored text,
+   * replaces it, so what streams delivered is kept. Returns the reply as stored afterwards (null: gone).
+   */
+  extendInterrupted(replyId: string, text: string): Promise<Message | null>;
 }

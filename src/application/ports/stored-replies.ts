@@ -12,4 +12,6 @@ export interface StoredReplies {
   namedBy(reply: Message): Promise<ConversationName | null>;
   /** How a reply removed before its first piece ended (ResponseRepository.findEnding), else null. */
   ending(replyId: string): Promise<ResponseEnding | null>;
+  /** ReplyRepository.extendInterrupted. */
+  extendInterrupted(replyId: string, text: string): Promise<Message | null>;
 }

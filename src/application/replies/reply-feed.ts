@@ -118,6 +118,9 @@ export class ReplyFeed {
       wakeup.notify();
     });
     let askedAt = position;
+    // What the listener holds, when this follower knows all of it (not when it claimed more than was stored).
+    let held: string | null = from <= replyLength(first.text) ? first.text.slice(0, indexOfCodePoint(first.text, from)) : null;
+    let extended = false;
     try {
       let reply: Message | null = first;
       position = from;
@@ -126,9 +129,16 @@ export class ReplyFeed {
         if (length > position) {
           const text = reply.text.slice(indexOfCodePoint(reply.text, position));
           position = length;
+          if (held !== null) held += text;
           yield { type: 'text', text, position };
         }
         if (reply.status === 'completed') {
+          if (!extended && reply.finishReason === 'interrupted' && held !== null && held.length > reply.text.length && held.startsWith(reply.text)) {
+            // Its producer died after publishing more than it stored: what the listener was sent is kept (the longest a follower holds).
+            extended = true;
+            reply = (await this.stored.extendInterrupted(replyId, held).catch(() => null)) ?? reply;
+            continue;
+          }
           // As from its producer, a reply followed while it was written says so before its end when it named
           // its conversation (a replay of a finished one does not, wherever it is asked for).
           const name = first.status === 'in_progress' ? await this.stored.namedBy(reply).catch(() => null) : null;
@@ -138,6 +148,7 @@ export class ReplyFeed {
         }
         for (let text = pieces.take(position); text !== ''; text = pieces.take(position)) {
           position += replyLength(text);
+          if (held !== null) held += text;
           yield { type: 'text', text, position };
         }
         if (pieces.waiting && askedAt !== position) {

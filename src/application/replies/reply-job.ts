@@ -187,7 +187,8 @@ export class ReplyJob implements WrittenReply {
     // A reply that answered (not one that failed) names a conversation that has no name yet.
     const name = final.text !== '' && failure === undefined ? await this.nameOf() : undefined;
     try {
-      const { message: stored, named: taken } = await this.storeEnd(final, name);
+      const { message: ending, named: taken } = await this.storeEnd(final, name);
+      const stored = await this.kept(ending, final);
       // The name its streams announce is the one the conversation took: none when its user named it meanwhile.
       const named = taken && stored?.status === 'completed' ? name : undefined;
       if (named) {
@@ -220,6 +221,17 @@ export class ReplyJob implements WrittenReply {
         await new Promise((resolve) => setTimeout(resolve, this.settings.writeIntervalMs * 2 ** attempt));
       }
     }
+  }
+
+  /**
+   * The end as stored, with this job's whole text when another instance finished the reply as
+   * interrupted meanwhile (the database out of this instance's reach for longer than the stale
+   * bound) with less of it: what this reply's streams were sent is kept, not cut back.
+   */
+  private async kept(stored: Message | null, final: Message): Promise<Message | null> {
+    if (stored?.finishReason !== 'interrupted' || final.finishReason === 'interrupted') return stored;
+    if (final.text.length <= stored.text.length || !final.text.startsWith(stored.text)) return stored;
+    return this.store.run((r) => r.replies.extendInterrupted(stored.messageId, final.text), { atomic: false }).catch(() => stored);
   }
 
   private async nameOf(): Promise<ConversationName | undefined> {

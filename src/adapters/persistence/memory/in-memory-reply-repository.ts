@@ -135,6 +135,16 @@ export class InMemoryReplyRepository implements ReplyRepository {
     return null;
   }
 
+  async extendInterrupted(replyId: string, text: string): Promise<Message | null> {
+    const entry = this.store.messages.get(replyId);
+    if (!entry) return null;
+    const stored = entry.message;
+    if (stored.status !== 'completed' || stored.finishReason !== 'interrupted' || text.length <= stored.text.length || !text.startsWith(stored.text)) return stored;
+    entry.message = stored.with({ text });
+    this.undo.record(() => (entry.message = stored));
+    return entry.message;
+  }
+
   async interruptStale(before: Date, at: Date): Promise<number> {
     const stale = [...this.store.messages.values()].map((entry) => entry.message).filter((m) => isStale(m, before));
     for (const reply of stale) await this.finish(cutShort(reply, 'interrupted'), at);

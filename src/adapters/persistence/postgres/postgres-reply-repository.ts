@@ -266,6 +266,18 @@ export class PostgresReplyRepository implements ReplyRepository {
     return row ? toMessage(row) : null;
   }
 
+  async extendInterrupted(replyId: string, text: string): Promise<Message | null> {
+    const [row] = await this.db.rows<{ message: MessageRow | null }>(
+      sql`/* replies.extend_interrupted */ with extended as (
+         update messages set text = ${text}
+         where message_id = ${replyId} and status = 'completed' and finish_reason = 'interrupted'
+           and char_length(text) < char_length(${text}) and starts_with(${text}, text)
+         returning *)
+       select coalesce((select row_to_json(e) from extended e), (select row_to_json(m) from messages m where m.message_id = ${replyId})) as message`,
+    );
+    return row?.message ? toMessage(row.message) : null;
+  }
+
   async interruptStale(before: Date, at: Date): Promise<number> {
     // The staleness rule of domain/reply.ts (isStale): in progress, no sign of life since `before`.
     const stale = sql`status = 'in_progress' and coalesce(progress_at, created_at) <= ${before}`;
