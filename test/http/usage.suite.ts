@@ -309,6 +309,8 @@ export function usageSuite(start: StartService): void {
         expect(await statuses(vip, 4)).to.deep.equal([200, 200, 200, 429]);
         expect(await statuses(plain, 2)).to.deep.equal([200, 429]);
         expect(await statuses(blocked, 1)).to.deep.equal([429]);
+        const refused = await chat(service, blocked);
+        expect(refused.json.detail ?? refused.json.error?.message, 'no "try again in" for a limit of 0').to.match(/may make no requests \(a limit of 0 a minute\); waiting does not help$/);
         await writeFile(file, JSON.stringify({ users: { [blocked]: { requests_per_minute: null } } }));
         await eventually(async () => ((await chat(service, blocked)).status === 200 ? true : undefined), 'the new file in force');
         expect((await chat(service, vip)).status, 'vip is back to the default (1), used up').to.equal(429);

@@ -64,7 +64,10 @@ export class UsageLimits {
     const tokens = { limit: tokensPerDay, remaining: Math.max(0, tokensPerDay - used), resetMs: msUntilNextDay(now) };
     if (!usesModel || used < tokensPerDay) return this.takeRequest(userId, day, requestsPerMinute, tokens);
     const requests = requestsPerMinute === null ? null : this.allowances.peek(userId, requestsPerMinute);
-    const message = `token limit reached: ${tokensPerDay} tokens per day for this user; try again in ${seconds(tokens.resetMs)} s (the day starts again at midnight UTC)`;
+    const message =
+      tokensPerDay === 0
+        ? 'token limit reached: this user may use no tokens (a limit of 0 a day); waiting does not help'
+        : `token limit reached: ${tokensPerDay} tokens per day for this user; try again in ${seconds(tokens.resetMs)} s (the day starts again at midnight UTC)`;
     return { userId, day, requests, tokens, refused: new UsageLimitReachedError('tokens', tokens.resetMs, message), window: null };
   }
 
@@ -79,7 +82,10 @@ export class UsageLimits {
 
   private taken(userId: string, day: string, limit: number, tokens: LimitState | null, taken: Taken): Admission {
     if (!taken.granted) {
-      const message = `rate limit reached: ${limit} requests per minute for this user; try again in ${seconds(taken.state.resetMs)} s`;
+      const message =
+        limit === 0
+          ? 'rate limit reached: this user may make no requests (a limit of 0 a minute); waiting does not help'
+          : `rate limit reached: ${limit} requests per minute for this user; try again in ${seconds(taken.state.resetMs)} s`;
       return { userId, day, requests: taken.state, tokens, refused: new UsageLimitReachedError('requests', taken.state.resetMs, message), window: null };
     }
     this.meter.countRequest(userId, day, 1);
