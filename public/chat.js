@@ -28,6 +28,7 @@ import { loadUsage } from './usage.js';
  * @typedef {{parentId?: string | null, regenerate?: string, undo?: () => void}} TurnOptions
  */
 
+const UNFINISHED = /** @type {Record<string, string>} */ ({ cancelled: 'Reply stopped', interrupted: 'Reply interrupted: the service stopped while writing it' });
 /** How long a stopped reply may take to end its stream before the page drops the connection. */
 const STOP_WAIT_MS = 5000;
 
@@ -170,7 +171,7 @@ async function showReply(events, current, shown, onStart) {
       finishReply(shown.item, data.message_id);
       if (data.finish_reason === 'cancelled' || data.finish_reason === 'interrupted') markUnfinished(shown.item, data.finish_reason);
       if (!data.response) shown.item.remove(); // stopped before its first word: nothing was stored
-      if (view === state.view) announce(data.finish_reason === 'cancelled' ? 'Reply stopped' : `${state.assistantName} replied`);
+      if (view === state.view) announce(UNFINISHED[data.finish_reason] ?? `${state.assistantName} replied`);
       return;
     } else if (event === 'error') {
       if (shown.item) {

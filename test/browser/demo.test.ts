@@ -1112,6 +1112,25 @@ describe('demo page in Chromium: replies that outlive their connection', functio
     expect(await page.locator('[data-speaking]').count()).to.equal(0);
   });
 
+  it('announces a reply that ended interrupted as interrupted, not as a reply like any other', async () => {
+    await page.evaluate('localStorage.setItem("assistant-demo.speak", "off")');
+    const ids = { conversation_id: conversationId(), user_message_id: `q-${Date.now()}`, message_id: `r-${Date.now()}` };
+    const events = [
+      ['start', 0, ids],
+      ['delta', 5, { text: 'Hello' }],
+      ['done', 5, { response: 'Hello', status: 'ok', conversation_id: ids.conversation_id, message_id: ids.message_id, finish_reason: 'interrupted' }],
+    ] as const;
+    const body = events.map(([event, id, data]) => `event: ${event}\nid: ${id}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+    await page.route('**/v1/chat/stream', (route) => route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body }));
+    await send('Tell me something');
+    await waitUntil(`document.querySelector('#message-list [data-message-id=${JSON.stringify(ids.message_id)}]:not([data-streaming])')`);
+    await waitUntil(`!document.querySelector('#chat-status').textContent.endsWith('is replying')`);
+    expect(await page.locator('#chat-status').textContent()).to.equal('Reply interrupted: the service stopped while writing it');
+    await page.unroute('**/v1/chat/stream');
+    await page.reload();
+    await sendReady();
+  });
+
   it('logged no script errors and no refused resources', () => {
     expect(browser?.problems).to.deep.equal([]);
   });
