@@ -85,7 +85,10 @@ ui.conversationList.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('button') : null;
   if (!(button instanceof HTMLButtonElement) || button.type === 'submit' || conversationAction(button)) return;
   const conversationId = button.classList.contains('conversation') ? button.dataset.conversationId : undefined;
-  if (conversationId) void openConversation(conversationId);
+  if (!conversationId) return;
+  void openConversation(conversationId);
+  // On a narrow screen the chat is below the sidebar: bring it into view (the keyboard stays on the entry).
+  if (matchMedia('(max-width: 50rem)').matches) ui.chatTitle.scrollIntoView({ block: 'start' });
 });
 ui.conversationList.addEventListener('submit', (event) => {
   event.preventDefault();

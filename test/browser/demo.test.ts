@@ -877,6 +877,16 @@ describe('demo page in Chromium: managing conversations', function () {
     expect(await page.evaluate(`[...document.querySelectorAll('#message-list .message--user .message__text')].at(-1).matches(':dir(rtl)')`)).to.equal(true);
   });
 
+  it('on a phone (375 px), opening a conversation from the list brings the chat into view', async () => {
+    await page.setViewportSize({ width: 375, height: 700 });
+    await page.evaluate('window.scrollTo(0, 0)');
+    const target = (await listed()).at(-1)!;
+    await page.locator(`${entry(target)} button.conversation`).click();
+    await waitUntil(`location.hash.includes(${JSON.stringify(encodeURIComponent(target))})`);
+    await waitUntil(`(() => { const top = document.querySelector('#chat-title').getBoundingClientRect().top; return top > -5 && top < 100; })()`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('logged no script errors and no refused resources', () => {
     expect(browser?.problems).to.deep.equal([]);
   });
