@@ -28,6 +28,7 @@ export async function* readEventStream(body, signal) {
   let lastId = '';
   let first = true;
   let finished = false;
+  let failed = false;
   try {
     for (;;) {
       const { value, done } = await reader.read();
@@ -60,10 +61,27 @@ export async function* readEventStream(body, signal) {
       }
     }
     // The standard drops an event that was not ended by a blank line.
+  } catch (error) {
+    failed = true;
+    throw error;
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    // A consumer that stops early (or a failure) closes the response instead of leaving it open.
-    if (!finished) reader.cancel().catch(() => {});
-    else reader.releaseLock();
+    // A failure, or an abort, closes the response; a consumer done with the events (after `done`,
+    // which the service follows with the body's end) lets it end, else the request shows as failed.
+    if (finished) reader.releaseLock();
+    else if (failed || signal?.aborted) reader.cancel().catch(() => {});
+    else void drain(reader);
+  }
+}
+
+/** Reads a body to its end, for at most `ms` (then it is cancelled). @param {ReadableStreamDefaultReader<string>} reader */
+async function drain(reader, ms = 2000) {
+  const timer = setTimeout(() => reader.cancel().catch(() => {}), ms);
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // cancelled, or the connection went: nothing to do
+  } finally {
+    clearTimeout(timer);
   }
 }

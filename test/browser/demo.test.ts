@@ -96,7 +96,12 @@ const demoInChromium = (scheme: 'http' | 'https') => function (this: Mocha.Suite
     service = await startTestService({ OFFLINE_STREAM_DELAY_MS: '20', ...(tls ? { TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile } : {}) });
     browser = await openChromium(this, [], { ignoreHTTPSErrors: scheme === 'https' });
     ({ page, waitUntil } = browser);
+    page.on('requestfailed', (request) => {
+      if (/\/v1\/chat\/stream/.test(request.url())) failedStreams.push(`${request.method()} ${new URL(request.url()).pathname}: ${request.failure()?.errorText}`);
+    });
   });
+  /** Reply streams the browser reports as failed: the page cancelled them after their `done`, say. */
+  const failedStreams: string[] = [];
 
   after(async () => {
     await browser?.close();
@@ -452,6 +457,10 @@ const demoInChromium = (scheme: 'http' | 'https') => function (this: Mocha.Suite
 
   it('logged no script errors and no refused resources', () => {
     expect(browser?.problems).to.deep.equal([]);
+  });
+
+  it('let every reply stream end: none shows as a failed request (each was cancelled after its done)', () => {
+    expect(failedStreams).to.deep.equal([]);
   });
 };
 

@@ -125,12 +125,39 @@ describe('demo page: the event-stream reader (public/sse.js)', () => {
     expect(await eventually(() => seen.cancelled)).to.equal(true);
   });
 
-  it('cancels the body when the consumer stops early', async () => {
-    const { body, seen } = bodyOf([bytes('data: a\n\ndata: b\n\n')], { open: true });
+  it('lets the body end when the consumer is done with the events (a cancelled request shows as failed in the browser), and cancels one that does not end within 2 s', async function () {
+    this.timeout(10_000);
+    // The body's end comes a moment after the last event, as the service's does.
+    const ending = { cancelled: false, ended: false };
+    const chunks = [bytes('event: done\ndata: {}\n\n'), bytes(': the end\n')];
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const chunk = chunks.shift();
+        if (!chunk) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          ending.ended = true;
+          return controller.close();
+        }
+        controller.enqueue(chunk);
+      },
+      cancel() {
+        ending.cancelled = true;
+      },
+    });
     for await (const event of readEventStream(body)) {
+      expect(event.event).to.equal('done');
+      break;
+    }
+    expect(await eventually(() => ending.ended), 'read to its end').to.equal(true);
+    expect(ending.cancelled).to.equal(false);
+
+    const open = bodyOf([bytes('data: a\n\ndata: b\n\n')], { open: true });
+    const seen = open.seen;
+    for await (const event of readEventStream(open.body)) {
       expect(event.data).to.equal('a');
       break;
     }
+    await new Promise((resolve) => setTimeout(resolve, 2100));
     expect(await eventually(() => seen.cancelled)).to.equal(true);
   });
 });
