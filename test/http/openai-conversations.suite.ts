@@ -124,6 +124,27 @@ export function openAiConversationsSuite(start: StartService): void {
       }
     });
 
+    it('a page after an item of another branch is refused naming after (it listed that branch, or nothing)', async () => {
+      const client = await responsesClient(service, uid('u'));
+      const answered = async (request: Parameters<typeof client.responses.create>[0]) => {
+        const pending = client.responses.create({ ...request, stream: false });
+        (await model.nextCall()).say('Please tell me more.').finish();
+        return pending;
+      };
+      const first = await answered({ model: 'm', input: 'Plan a trip to Rome' });
+      const food = await answered({ model: 'm', input: 'What about food?', previous_response_id: first.id });
+      await answered({ model: 'm', input: 'What about museums?', previous_response_id: first.id });
+      const conversationId = first.conversation!.id;
+      for (const order of ['asc', 'desc'] as const) {
+        expect(await failure(client.conversations.items.list(conversationId, { order, after: food.id })), order).to.include({ status: 400, param: 'after', code: 'invalid_value' });
+      }
+      const branch = (await client.conversations.items.list(conversationId, { order: 'asc' })).data;
+      expect(branch.map(textOf)).to.have.length(4);
+      const onward = await client.conversations.items.list(conversationId, { order: 'asc', after: branch[1]!.id });
+      expect(onward.data.map((item) => item.id)).to.deep.equal(branch.slice(2).map((item) => item.id));
+      expect((await client.conversations.items.list(conversationId, { order: 'asc', after: branch[3]!.id })).data, 'after the head: nothing').to.deep.equal([]);
+    });
+
     it('delete removes the conversation whole: nothing of it is found by either API; a reply in progress is stopped first', async () => {
       const user = uid('u');
       const client = await responsesClient(service, user);

@@ -5,8 +5,8 @@ import { ownedConversation } from './owned.js';
 
 /**
  * GET /v1/conversations/{id}/items: the active branch (from the first message to the head), a
- * page at a time in either order; `after` names the last item of the page before (one not in the
- * conversation is a 400 naming it). A page costs
+ * page at a time in either order; `after` names the last item of the page before (one not on the
+ * branch, or not in the conversation, is a 400 naming it). A page costs
  * the same at any depth (the branch pages of the message repository).
  */
 export class ListConversationItems {
@@ -25,6 +25,11 @@ export class ListConversationItems {
           const { headId } = await r.messages.pageBranch(conversationId, userId, { leafId: null, order: 'desc', limit: 1, after: null });
           if (headId === null) return { items: [], hasMore: false };
           after = { leafId: headId, afterId: input.after };
+          // An item of another branch is no item of this list: nothing follows it on the branch (only the head may end it).
+          if (input.after !== headId) {
+            const onward = await r.messages.pageBranch(conversationId, userId, { leafId: null, order: 'asc', limit: 1, after });
+            if (onward.messages.length === 0) throw new FieldInvalidError('after', 'must be the id of an item of this list');
+          }
         }
         const page = await r.messages.pageBranch(conversationId, userId, { leafId: null, order, limit, after });
         return { items: page.messages.map((m) => m.message), hasMore: page.next !== null };
