@@ -119,6 +119,21 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
       });
     }
 
+    it('400 for a body that is not UTF-8 (its bytes were decoded as U+FFFD and stored); a U+FFFD sent as such is kept', async () => {
+      const ids = aConversation();
+      const head = Buffer.from(`{"user_id":${JSON.stringify(ids.user_id)},"conversation_id":${JSON.stringify(ids.conversation_id)},"role":"user","text":"bad `);
+      for (const bytes of [[0xed, 0xa0, 0x80], [0xff], [0xf0, 0x9f, 0x98]]) {
+        const raw = Buffer.concat([head, Buffer.from(bytes), Buffer.from(' x"}')]);
+        const res = await service.call('POST', '/api/chat/saveMessage', { raw, headers: { 'content-type': 'application/json' } });
+        expect(res.status, res.text).to.equal(400);
+        expect(res.json.detail).to.equal('body: is not valid UTF-8');
+      }
+      const sent = Buffer.concat([head, Buffer.from('\uFFFD', 'utf8'), Buffer.from(' x"}')]);
+      const kept = await service.call('POST', '/api/chat/saveMessage', { raw: sent, headers: { 'content-type': 'application/json' } });
+      expect(kept.status, kept.text).to.equal(201);
+      expect(kept.json.message.text).to.equal('bad \uFFFD x');
+    });
+
     it('400 for a number in metadata out of range (1e400 parses as Infinity: it was stored as null)', async () => {
       const ids = aConversation();
       const raw = `{"user_id":${JSON.stringify(ids.user_id)},"conversation_id":${JSON.stringify(ids.conversation_id)},"role":"user","text":"x","metadata":{"a":1e400,"b":[-1e400]}}`;

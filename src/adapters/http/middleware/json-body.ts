@@ -1,4 +1,5 @@
 import { bodyParser } from '@koa/bodyparser';
+import { isUtf8 } from 'node:buffer';
 import type { Middleware } from 'koa';
 import { HttpProblem } from '../error-mapping.js';
 
@@ -23,8 +24,15 @@ export function jsonBody(limitBytes: number): Middleware {
     const hasBody = declaredLength > 0 || ctx.get('Transfer-Encoding') !== '';
     // ctx.is() is false when the body is of another type, or has none at all.
     if (hasBody && ctx.is(JSON_TYPES) === false) throw new HttpProblem(415, 'Content-Type must be application/json');
+    // The body's bytes as they come (the parser reads them too, and decodes invalid UTF-8 as U+FFFD
+    // without a word): kept only to tell a U+FFFD sent from one made of bytes that are no UTF-8.
+    const parsing = parse(ctx, async () => {});
+    const chunks: Buffer[] = [];
+    const identity = (ctx.get('Content-Encoding') || 'identity').toLowerCase() === 'identity';
+    const keep = (chunk: Buffer) => void chunks.push(chunk);
+    if (identity) ctx.req.on('data', keep);
     try {
-      await parse(ctx, async () => {});
+      await parsing;
     } catch (error) {
       const status = (error as { status?: number }).status;
       if (status === 413) throw tooLarge(limitBytes);
@@ -35,6 +43,11 @@ export function jsonBody(limitBytes: number): Middleware {
       if (status !== undefined && status >= 400 && status < 500) throw error;
       // Anything else reading the body went wrong with the body itself (a corrupt gzip stream, say).
       throw new HttpProblem(400, 'body: could not be read (corrupt or mislabelled content encoding)');
+    } finally {
+      ctx.req.off('data', keep);
+    }
+    if (identity && ctx.request.rawBody?.includes('\uFFFD') && !isUtf8(Buffer.concat(chunks))) {
+      throw new HttpProblem(400, 'body: is not valid UTF-8');
     }
     // No body at all reads as an empty object, so the schema can name the missing fields.
     if (!ctx.request.rawBody) ctx.request.body = {};
