@@ -110,6 +110,15 @@ export function isStale(reply: Message, before: Date): boolean {
   return reply.status === 'in_progress' && lastSignOfLife(reply) <= before;
 }
 
+/**
+ * Whether `text` is more of an interrupted reply than it keeps: longer, and starting with its
+ * text (what its streams were sent beyond its last stored write). The one rule of
+ * ReplyRepository.extendInterrupted, and of those who ask it.
+ */
+export function isMoreOfInterrupted(reply: Message, text: string): boolean {
+  return reply.status === 'completed' && reply.finishReason === 'interrupted' && text.length > reply.text.length && text.startsWith(reply.text);
+}
+
 /** Where a listener stands in a reply: how many code points it holds (the SSE `id`). */
 export function replyLength(text: string): number {
   return codePointLength(text);

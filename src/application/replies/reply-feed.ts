@@ -1,7 +1,7 @@
 import { ChatModelFailedError, ReplyInterruptedError } from '../../domain/errors.js';
 import type { TitleSource } from '../../domain/conversation.js';
 import type { Message } from '../../domain/message.js';
-import { indexOfCodePoint, isStale, replyLength } from '../../domain/reply.js';
+import { indexOfCodePoint, isMoreOfInterrupted, isStale, replyLength } from '../../domain/reply.js';
 import type { ReplyNotifications } from '../ports/reply-notifications.js';
 import type { StoredReplies } from '../ports/stored-replies.js';
 import type { ReplyJob } from './reply-job.js';
@@ -133,7 +133,7 @@ export class ReplyFeed {
           yield { type: 'text', text, position };
         }
         if (reply.status === 'completed') {
-          if (!extended && reply.finishReason === 'interrupted' && held !== null && held.length > reply.text.length && held.startsWith(reply.text)) {
+          if (!extended && held !== null && isMoreOfInterrupted(reply, held)) {
             // Its producer died after publishing more than it stored: what the listener was sent is kept (the longest a follower holds).
             extended = true;
             reply = (await this.stored.extendInterrupted(replyId, held).catch(() => null)) ?? reply;

@@ -1,6 +1,6 @@
 import { ChatModelFailedError, DependencyUnavailableError, DomainError, ReplyInterruptedError } from '../../domain/errors.js';
 import type { Message } from '../../domain/message.js';
-import { finished, replyLength, type CutShort, type ReplyOutcome } from '../../domain/reply.js';
+import { finished, isMoreOfInterrupted, replyLength, type CutShort, type ReplyOutcome } from '../../domain/reply.js';
 import { estimateTokens } from '../../domain/usage.js';
 import type { ChatChunk, TokenUsage } from '../ports/chat-model.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
@@ -229,8 +229,7 @@ export class ReplyJob implements WrittenReply {
    * bound) with less of it: what this reply's streams were sent is kept, not cut back.
    */
   private async kept(stored: Message | null, final: Message): Promise<Message | null> {
-    if (stored?.finishReason !== 'interrupted' || final.finishReason === 'interrupted') return stored;
-    if (final.text.length <= stored.text.length || !final.text.startsWith(stored.text)) return stored;
+    if (!stored || final.finishReason === 'interrupted' || !isMoreOfInterrupted(stored, final.text)) return stored;
     return this.store.run((r) => r.replies.extendInterrupted(stored.messageId, final.text), { atomic: false }).catch(() => stored);
   }
 

@@ -10,7 +10,7 @@ import {
 } from '../../../application/ports/reply-repository.js';
 import { InMemoryConversationRepository } from './in-memory-conversation-repository.js';
 import type { Message } from '../../../domain/message.js';
-import { cutShort, grown, indexOfCodePoint, isCutShort, isStale } from '../../../domain/reply.js';
+import { cutShort, grown, indexOfCodePoint, isCutShort, isMoreOfInterrupted, isStale } from '../../../domain/reply.js';
 import { InMemoryMessageRepository } from './in-memory-message-repository.js';
 import { keepEnding, responseRecordOf } from './in-memory-response-repository.js';
 import type { MemoryStore } from './memory-store.js';
@@ -139,7 +139,7 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const entry = this.store.messages.get(replyId);
     if (!entry) return null;
     const stored = entry.message;
-    if (stored.status !== 'completed' || stored.finishReason !== 'interrupted' || text.length <= stored.text.length || !text.startsWith(stored.text)) return stored;
+    if (!isMoreOfInterrupted(stored, text)) return stored;
     entry.message = stored.with({ text });
     this.undo.record(() => (entry.message = stored));
     return entry.message;
