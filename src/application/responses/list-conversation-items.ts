@@ -25,13 +25,14 @@ export class ListConversationItems {
           const { headId } = await r.messages.pageBranch(conversationId, userId, { leafId: null, order: 'desc', limit: 1, after: null });
           if (headId === null) return { items: [], hasMore: false };
           after = { leafId: headId, afterId: input.after };
-          // An item of another branch is no item of this list: nothing follows it on the branch (only the head may end it).
-          if (input.after !== headId) {
-            const onward = await r.messages.pageBranch(conversationId, userId, { leafId: null, order: 'asc', limit: 1, after });
-            if (onward.messages.length === 0) throw new FieldInvalidError('after', 'must be the id of an item of this list');
-          }
         }
         const page = await r.messages.pageBranch(conversationId, userId, { leafId: null, order, limit, after });
+        // An item of another branch is no item of this list: nothing follows it on the branch (only the head may end it).
+        // An ascending page says so itself; a descending one goes up from it whatever its branch, so the branch is asked.
+        if (after && after.afterId !== after.leafId) {
+          const onward = order === 'asc' ? page : await r.messages.pageBranch(conversationId, userId, { leafId: null, order: 'asc', limit: 1, after });
+          if (onward.messages.length === 0) throw new FieldInvalidError('after', 'must be the id of an item of this list');
+        }
         return { items: page.messages.map((m) => m.message), hasMore: page.next !== null };
       },
       { atomic: false },
