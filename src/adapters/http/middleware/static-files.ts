@@ -41,16 +41,22 @@ const FILE_METHODS = 'GET, HEAD';
 /** Files of the folder that only type-check the page (`npm run typecheck`): never fetched by it, never served. */
 const DEVELOPMENT_FILE = /(\.d\.ts|\/tsconfig\.json)$/;
 
-/** Whether GET `urlPath` would serve a file of `root`, by the rules `send` applies (no hidden files, nothing outside). */
-export function isServedFile(root: string, urlPath: string): boolean {
+/** The decoded path of `urlPath` when its name may be served (no NUL, no hidden segment, no type-checking file); else null. */
+function servablePath(urlPath: string): string | null {
   let path: string;
   try {
     path = decodeURIComponent(urlPath);
   } catch {
-    return false;
+    return null;
   }
-  if (path.includes('\0') || path.split('/').some((segment) => segment.startsWith('.'))) return false;
-  if (DEVELOPMENT_FILE.test(path)) return false;
+  if (path.includes('\0') || path.split('/').some((segment) => segment.startsWith('.'))) return null;
+  return DEVELOPMENT_FILE.test(path) ? null : path;
+}
+
+/** Whether GET `urlPath` would serve a file of `root`, by the rules `send` applies (no hidden files, nothing outside). */
+export function isServedFile(root: string, urlPath: string): boolean {
+  const path = servablePath(urlPath);
+  if (path === null) return false;
   const file = resolve(root, `.${path.endsWith('/') ? `${path}index.html` : path}`);
   if (file !== root && !file.startsWith(root + sep)) return false;
   try {
@@ -72,9 +78,9 @@ export function staticFiles(root: string = defaultPublicDir()): Middleware {
   return async (ctx, next) => {
     await next();
     if (ctx.body != null || ctx.status !== 404) return;
-    if (!isServedFile(root, ctx.path)) return;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       // A file's path is a known path: other methods are told what it allows, as API paths are.
+      if (!isServedFile(root, ctx.path)) return;
       ctx.set('Allow', FILE_METHODS);
       if (ctx.method === 'OPTIONS') {
         ctx.status = 200;
@@ -82,6 +88,8 @@ export function staticFiles(root: string = defaultPublicDir()): Middleware {
       } else ctx.status = 405;
       return;
     }
+    // `send` looks for the file itself: only the names it must never serve are refused here.
+    if (servablePath(ctx.path) === null) return;
     try {
       await send(ctx, ctx.path, {
         root,
