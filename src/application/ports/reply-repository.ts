@@ -31,6 +31,12 @@ export interface TurnStart {
 /** How far up its path a reply stored without its question (saved, imported) is followed to the user message it answers. */
 export const REGENERATE_LOOKUP_STEPS = 100;
 
+/** What a turn stores, in order (its context, the question, the reply), and the one of them placed with no parent, when `root`. */
+export function turnMessages(start: TurnStart): { sent: Message[]; roots: ReadonlySet<string> | undefined } {
+  const sent = [...(start.context ?? []), start.userMessage, start.reply];
+  return { sent, roots: start.root ? new Set([sent[0]!.messageId]) : undefined };
+}
+
 export interface RegenerateStart {
   conversation: Conversation;
   /**

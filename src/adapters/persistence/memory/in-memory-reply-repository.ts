@@ -1,5 +1,6 @@
 import {
   REGENERATE_LOOKUP_STEPS,
+  turnMessages,
   type ConversationName,
   type RegenerateRecord,
   type RegenerateStart,
@@ -31,8 +32,8 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const { conversationId } = start.conversation;
     const question = start.userMessage;
     const taken = this.store.messages.get(question.messageId)?.message ?? null;
-    const sent = [...(start.context ?? []), question, start.reply];
-    const appended = await this.messages.place(start.conversation, sent, { parentIfStored: start.parentIfStored ?? null, roots: start.root ? new Set([sent[0]!.messageId]) : undefined });
+    const { sent, roots } = turnMessages(start);
+    const appended = await this.messages.place(start.conversation, sent, { parentIfStored: start.parentIfStored ?? null, roots });
     const opened = appended.inserted.length === sent.length;
     const placed = appended.inserted.find((i) => i.messageId === question.messageId);
     const stored = opened && placed ? question.with({ parentId: placed.parentId }) : null;

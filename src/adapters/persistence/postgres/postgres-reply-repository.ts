@@ -1,5 +1,6 @@
 import {
   REGENERATE_LOOKUP_STEPS,
+  turnMessages,
   type ConversationName,
   type RegenerateRecord,
   type RegenerateStart,
@@ -56,13 +57,13 @@ export class PostgresReplyRepository implements ReplyRepository {
   async begin(start: TurnStart): Promise<TurnRecord> {
     const { conversationId } = start.conversation;
     const questionId = start.userMessage.messageId;
-    const sent = [...(start.context ?? []), start.userMessage, start.reply];
+    const { sent, roots } = turnMessages(start);
     // The history is the path above the question and its context: above the one stored, for a repeated question.
     const questionParent = sql`select case when exists (select 1 from taken where message_id = ${questionId})
         then (select parent_id from taken where message_id = ${questionId}) else (select parent from input where ord = 1) end`;
     const row = await untilSettled(async () => {
       const [result] = await this.db.rows<BeginRow>(
-        sql`/* replies.begin */ with recursive ${treeInput(conversationId, sent, start.parentIfStored ?? null, start.root ? new Set([sent[0]!.messageId]) : undefined)},
+        sql`/* replies.begin */ with recursive ${treeInput(conversationId, sent, start.parentIfStored ?? null, roots)},
          taken_reply as (select * from messages where reply_to = ${questionId} order by created_at desc, seq desc limit 1),
          ${pathUp('above', questionParent, conversationId, start.historyLimit * 2)},
          history as (
