@@ -19,6 +19,24 @@ class TestClock {
 }
 
 /** A ledger that counts its calls, and fails while told to. */
+/** Stores each sync at once, but answers it only when let go: stored, not yet known to be. */
+class SlowLedger extends InMemoryUsageLedger {
+  release: (() => void) | null = null;
+  reading: (() => void) | null = null;
+  slowReads = false;
+  slowSyncs = true;
+  override async sync(deltas: UsageDelta[], day: string, users: string[]) {
+    const totals = await super.sync(deltas, day, users);
+    if (this.slowSyncs) await new Promise<void>((resolve) => (this.release = resolve));
+    this.release = null;
+    return totals;
+  }
+  override async days(userId: string, from: string, to: string) {
+    if (this.slowReads) await new Promise<void>((resolve) => (this.reading = resolve));
+    return super.days(userId, from, to);
+  }
+}
+
 class CountingLedger extends InMemoryUsageLedger {
   syncs = 0;
   claims = 0;
@@ -61,23 +79,6 @@ describe('usage: the meter, the request allowances and the limits', () => {
 
   describe('UsageMeter', () => {
     it('reads the days between syncs: counts stored while a sync is still in flight are not added twice, nor a sync started during the read missed', async () => {
-      /** Stores each sync at once, but answers it only when let go: stored, not yet known to be. */
-      class SlowLedger extends InMemoryUsageLedger {
-        release: (() => void) | null = null;
-        reading: (() => void) | null = null;
-        slowReads = false;
-        slowSyncs = true;
-        override async sync(deltas: UsageDelta[], day: string, users: string[]) {
-          const totals = await super.sync(deltas, day, users);
-          if (this.slowSyncs) await new Promise<void>((resolve) => (this.release = resolve));
-          this.release = null;
-          return totals;
-        }
-        override async days(userId: string, from: string, to: string) {
-          if (this.slowReads) await new Promise<void>((resolve) => (this.reading = resolve));
-          return super.days(userId, from, to);
-        }
-      }
       const ledger = new SlowLedger();
       const meter = meterOn(ledger, new TestClock());
       const day = '2026-11-22';
@@ -153,16 +154,7 @@ describe('usage: the meter, the request allowances and the limits', () => {
     });
 
     it('a read waits for the sync in flight only, not for the syncs asked for after it (one after another, as while the database stalls, they kept it waiting for ever)', async () => {
-      /** Each sync is answered only when let go, in order. */
-      class HeldLedger extends InMemoryUsageLedger {
-        readonly held: (() => void)[] = [];
-        open = false;
-        override async sync(deltas: UsageDelta[], day: string, users: string[]) {
-          if (!this.open) await new Promise<void>((resolve) => this.held.push(resolve));
-          return super.sync(deltas, day, users);
-        }
-      }
-      const ledger = new HeldLedger();
+      const ledger = new SlowLedger();
       const meter = meterOn(ledger, new TestClock());
       const day = '2026-11-22';
       meter.countSpeech('alice', 10);
@@ -171,18 +163,18 @@ describe('usage: the meter, the request allowances and the limits', () => {
       const read = meter.days('alice', day, day);
       meter.countSpeech('alice', 5);
       const second = meter.sync(); // asked for during the read: starts after it
-      ledger.held.shift()!();
+      ledger.release!();
       await first;
       let answered = false;
       void read.then(() => (answered = true));
       for (let turns = 0; !answered && turns < 100; turns++) await new Promise((resolve) => setImmediate(resolve));
       expect(answered, 'the read is answered while the second sync waits').to.equal(true);
       expect((await read)[0]?.speechCharacters).to.equal(15);
-      for (let turns = 0; ledger.held.length === 0 && turns < 100; turns++) await new Promise((resolve) => setImmediate(resolve));
-      ledger.held.shift()!();
+      for (let turns = 0; !ledger.release && turns < 100; turns++) await new Promise((resolve) => setImmediate(resolve));
+      ledger.release!();
       await second;
       expect((await ledger.days('alice', day, day))[0]?.speechCharacters).to.equal(15);
-      ledger.open = true;
+      ledger.slowSyncs = false;
     });
 
     it('a failed sync keeps its counts for the next one', async () => {
