@@ -120,8 +120,6 @@ export async function playMessage(item, button, note) {
   const messageId = item.dataset.messageId;
   if (!messageId || !state.userId) return;
   let audio = item.querySelector('audio');
-  stopSpeaking();
-  pausePlayers(audio);
   if (audio?.src) {
     audio.currentTime = 0;
     await audio.play().catch(() => {});
@@ -138,12 +136,11 @@ export async function playMessage(item, button, note) {
     audio.src = URL.createObjectURL(blob);
     item.append(audio);
     button.textContent = 'Play aloud';
-    // Its own controls too play it alone.
+    // One voice at a time: whenever it starts (this button, or its own controls), the others stop.
     audio.addEventListener('play', () => {
       stopSpeaking();
       pausePlayers(audio);
     });
-    pausePlayers(audio);
     await audio.play().catch(() => {});
   } catch (error) {
     button.textContent = 'Play aloud (unavailable)';
