@@ -28,7 +28,7 @@ import { loadUsage } from './usage.js';
  * @typedef {{parentId?: string | null, regenerate?: string, undo?: () => void}} TurnOptions
  */
 
-const UNFINISHED = /** @type {Record<string, string>} */ ({ cancelled: 'Reply stopped', interrupted: 'Reply interrupted: the service stopped while writing it' });
+const UNFINISHED = /** @type {Record<string, string>} the ends of a reply that did not finish by itself, as announced */ ({ cancelled: 'Reply stopped', interrupted: 'Reply interrupted: the service stopped while writing it' });
 /** How long a stopped reply may take to end its stream before the page drops the connection. */
 const STOP_WAIT_MS = 5000;
 
@@ -169,7 +169,7 @@ async function showReply(events, current, shown, onStart) {
       if (!shown.item || !shown.text) return;
       shown.text.textContent = data.response;
       finishReply(shown.item, data.message_id);
-      if (data.finish_reason === 'cancelled' || data.finish_reason === 'interrupted') markUnfinished(shown.item, data.finish_reason);
+      if (Object.hasOwn(UNFINISHED, data.finish_reason)) markUnfinished(shown.item, data.finish_reason);
       if (!data.response) shown.item.remove(); // stopped before its first word: nothing was stored
       if (view === state.view) announce(UNFINISHED[data.finish_reason] ?? `${state.assistantName} replied`);
       return;
