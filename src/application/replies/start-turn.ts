@@ -164,10 +164,8 @@ export class StartTurn {
     if (!record.question) {
       // The reply is there, but the user message it answers is not (deleted, or there never was one).
       const target = await r.messages.findById(targetId);
-      if (target?.conversationId === conversationId && target.role === 'system') {
-        throw new FieldInvalidError('regenerate', 'names a system message: name a user message, or a reply to answer its question again');
-      }
       if (target?.conversationId === conversationId) {
+        if (target.role === 'system') throw new FieldInvalidError('regenerate', 'names a system message: name a user message, or a reply to answer its question again');
         const why = target.replyTo !== null ? 'it was deleted' : 'no user message comes before it';
         throw new MessageNotFoundError(targetId, `message ${JSON.stringify(targetId)} answers no user message there is (${why}): nothing to answer again`);
       }
