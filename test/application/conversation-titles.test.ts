@@ -24,7 +24,8 @@ describe('ConversationTitles (TITLE_MODE=model)', () => {
       const model = new NamingModel(immediate || undefined);
       const titles = new ConversationTitles(new InMemoryUnitOfWork(), model, new JsonFilePersonaSource(), { mode: 'model', timeoutMs: 1000 });
       const naming = titles.namingFor(question)!;
-      expect(await naming.proposal).to.equal('Weather talk');
+      expect(await naming.propose!()).to.equal('Weather talk');
+      expect(naming.propose!(), 'asked once: the same proposal').to.equal(naming.propose!());
       expect(naming.fallback).to.equal('Will it rain tomorrow?');
       expect(model.signals).to.have.length(1);
       if (immediate) expect(model.signals[0]).to.equal(undefined);

@@ -103,6 +103,77 @@ describe('ReplyJob', () => {
   });
 });
 
+/** A model whose answer waits for `open()` (its first piece, or its whole reply), counting the title requests it gets (a system prompt of their own). */
+function gatedModel(): { model: ChatModel; titleCalls: () => number; open: () => void } {
+  let titles = 0;
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const model: ChatModel = {
+    name: 'gated',
+    async complete(request) {
+      if (request.systemPrompt !== undefined) {
+        titles++;
+        return { text: 'Rain tomorrow', finishReason: 'stop', model: 'gated-1', usage: null };
+      }
+      await opened;
+      return { text: 'Bring an umbrella, just in case of rain tomorrow.', finishReason: 'stop', model: 'gated-1', usage: null };
+    },
+    async *stream() {
+      await opened;
+      yield { type: 'delta', text: 'Bring an umbrella, ' };
+      yield { type: 'delta', text: 'just in case of rain tomorrow.' };
+      yield { type: 'finish', finishReason: 'stop', model: 'gated-1', usage: null };
+    },
+  };
+  return { model, titleCalls: () => titles, open };
+}
+
+const turnOver = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('Naming a conversation with the model (TITLE_MODE=model)', () => {
+  it('a streamed reply on a quiet instance asks for its title at once, beside the reply', async () => {
+    const { model, titleCalls, open } = gatedModel();
+    const app = chatApplication(model, { titles: 'model' });
+    const stream = await app.stream.execute({ userId: 'u', text: 'Will it rain tomorrow?' });
+    expect(titleCalls(), 'before the first piece').to.equal(1);
+    open();
+    await app.jobs.local(stream.messageId)!.done;
+    expect(titleCalls()).to.equal(1);
+  });
+
+  it("on a busy instance (titlesAtOnceUnder replies in progress), a streamed reply asks for its title once its first piece is out, not before: the extra calls do not hold up everyone's first words", async () => {
+    const { model, titleCalls, open } = gatedModel();
+    const app = chatApplication(model, { titles: 'model', replies: { titlesAtOnceUnder: 1 } });
+    const other = await app.stream.execute({ userId: 'v', text: 'Is it sunny today?' });
+    expect(titleCalls(), 'the first reply: the instance was quiet').to.equal(1);
+    const stream = await app.stream.execute({ userId: 'u', text: 'Will it rain tomorrow?' });
+    for (let i = 0; i < 5; i++) await turnOver();
+    expect(titleCalls(), 'before the first piece').to.equal(1);
+    open();
+    const job = app.jobs.local(stream.messageId)!;
+    const end = await job.done;
+    await app.jobs.local(other.messageId)?.done;
+    expect(titleCalls(), 'after it, once').to.equal(2);
+    expect(end.message?.text).to.equal('Bring an umbrella, just in case of rain tomorrow.');
+    expect(job.title, "the title its streams announce: the model's, there by the reply's end").to.deep.include({ title: 'Rain tomorrow', source: 'generated' });
+    const named = await app.unitOfWork.run((r) => r.conversations.summary(stream.conversationId));
+    expect([named?.title, named?.titleSource]).to.deep.equal(['Rain tomorrow', 'generated']);
+  });
+
+  it('a reply made whole (POST /v1/chat) asks for its title at once, beside the reply, busy or not', async () => {
+    const { model, titleCalls, open } = gatedModel();
+    const app = chatApplication(model, { titles: 'model', replies: { titlesAtOnceUnder: 0 } });
+    const sent = app.send.execute({ userId: 'u', text: 'Will it rain tomorrow?' });
+    for (let i = 0; i < 5; i++) await turnOver();
+    expect(titleCalls(), 'while the reply is being made').to.equal(1);
+    open();
+    const exchange = await sent;
+    expect(titleCalls()).to.equal(1);
+    const named = await app.unitOfWork.run((r) => r.conversations.summary(exchange.conversationId));
+    expect([named?.title, named?.titleSource]).to.deep.equal(['Rain tomorrow', 'generated']);
+  });
+});
+
 describe('ReplyFeed over a job', () => {
   /** 200 pieces, a few milliseconds apart, some of two UTF-16 units: batch writes (every 20 ms here) fall between them. */
   const pieces = Array.from({ length: 200 }, (_, i) => (i % 7 === 0 ? `😀${i} ` : `w${i} `));

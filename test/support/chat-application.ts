@@ -1,4 +1,4 @@
-import { ConversationTitles } from '../../src/application/conversations/conversation-titles.js';
+import { ConversationTitles, type TitleMode } from '../../src/application/conversations/conversation-titles.js';
 import type { ChatModel } from '../../src/application/ports/chat-model.js';
 import type { Clock } from '../../src/application/ports/clock.js';
 import type { IdGenerator } from '../../src/application/ports/id-generator.js';
@@ -21,6 +21,8 @@ export interface ChatApplicationOptions {
   ids?: IdGenerator;
   chat?: ChatLimits;
   replies?: Partial<ReplySettings>;
+  /** How conversations are named (first_message unless given). */
+  titles?: TitleMode;
 }
 
 /** The chat use cases wired by hand over the in-memory store, as the composition root wires them. */
@@ -31,7 +33,7 @@ export function chatApplication(model: ChatModel, options: ChatApplicationOption
   const jobs = new ReplyJobs(unitOfWork, unitOfWork.notifications, clock, { writeIntervalMs: 20, staleMs: 30_000, ...options.replies });
   const feed = new ReplyFeed(jobs, new BatchedStoredReplies(unitOfWork), unitOfWork.notifications);
   const personas = new JsonFilePersonaSource();
-  const titles = new ConversationTitles(unitOfWork, model, personas, { mode: 'first_message', timeoutMs: 1000 });
+  const titles = new ConversationTitles(unitOfWork, model, personas, { mode: options.titles ?? 'first_message', timeoutMs: 1000 });
   const turns = new StartTurn(unitOfWork, personas, clock, ids, options.chat ?? { maxTextLength: 1000, historyMessages: 5, historyChars: 1000 }, jobs, titles);
   return {
     unitOfWork,

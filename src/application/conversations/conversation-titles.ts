@@ -23,9 +23,9 @@ const INSTRUCTIONS =
 
 /**
  * A conversation's first reply names it, unless its user did (the store never overwrites a user's
- * title). With a model, the proposal is asked for as the turn starts, beside the reply, so it is
- * usually there by the reply's end; otherwise, or when it fails or is late, the start of the first
- * message is the title, and a late proposal replaces it.
+ * title). With a model, the proposal is asked for beside the reply (a streamed one's once its first
+ * piece is out), so it is usually there by the reply's end; otherwise, or when it fails or is late,
+ * the start of the first message is the title, and a late proposal replaces it.
  */
 export class ConversationTitles {
   constructor(
@@ -42,9 +42,10 @@ export class ConversationTitles {
     const fallback = titleFromFirstMessage(question.text);
     if (this.settings.mode !== 'model') return { fallback };
     const { conversationId } = question;
+    let proposal: Promise<string | null> | undefined;
     return {
       fallback,
-      proposal: this.propose(question.text, question.userId),
+      propose: () => (proposal ??= this.propose(question.text, question.userId)),
       late: (title) => this.unitOfWork.run((r) => r.conversations.nameUnlessUserDid(conversationId, title, 'generated'), { atomic: false }),
     };
   }

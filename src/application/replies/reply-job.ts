@@ -16,7 +16,16 @@ export interface ReplySettings {
   writeIntervalMs: number;
   /** A reply in progress that nobody advanced or kept alive for this long is taken to be dead. */
   staleMs: number;
+  /**
+   * While fewer replies than this are being made here, a new conversation's title is asked for at
+   * once, beside its reply; from this many on, once the reply's first piece is out, so that the
+   * extra model calls do not hold up everyone's first words (TITLES_AT_ONCE_UNDER by default).
+   */
+  titlesAtOnceUnder?: number;
 }
+
+/** Replies in progress on this instance from which titles wait for their reply's first piece (ReplySettings.titlesAtOnceUnder). */
+export const TITLES_AT_ONCE_UNDER = 32;
 
 /** Tries at storing a reply's end (waits of 2, 4 and 8 write intervals between them: 3.5 s by default). */
 const FINISH_ATTEMPTS = 4;
@@ -46,7 +55,11 @@ export interface ReplyTokens {
  */
 export interface Naming {
   fallback: string;
-  proposal?: Promise<string | null>;
+  /**
+   * Asks the model for its proposal, once: every call answers the same promise. Asked beside the
+   * reply, or, on a busy instance, once the reply's first piece is out (ReplySettings.titlesAtOnceUnder).
+   */
+  propose?: () => Promise<string | null>;
   /** Stores a late proposal (unless the user named the conversation meanwhile). */
   late?: (title: string) => Promise<unknown>;
 }
@@ -153,6 +166,8 @@ export class ReplyJob implements WrittenReply {
           this.length += replyLength(chunk.text);
           this.changes.notify();
           this.writes.soon(this);
+          // Unless it was asked at once, the title is asked after the first piece's listeners have written it (a macrotask later).
+          if (this.recent.length === 1 && this.firstRecent === 0 && this.naming?.propose) setImmediate(this.naming.propose);
         }
       }
       if (!this.stopReason && modelEnd === null) throw new ChatModelFailedError('the language model stopped without finishing its reply');
@@ -193,7 +208,7 @@ export class ReplyJob implements WrittenReply {
       const named = taken && stored?.status === 'completed' ? name : undefined;
       if (named) {
         this.title = { conversationId: final.conversationId, ...named };
-        if (named.source === 'first_message') void this.naming?.proposal?.then((title) => (title ? this.naming?.late?.(title) : undefined)).catch(() => undefined);
+        if (named.source === 'first_message') void this.naming?.propose?.().then((title) => (title ? this.naming?.late?.(title) : undefined)).catch(() => undefined);
       }
       // Deleted while it was written (deleteMessages): its streams end with the text they were sent, not with nothing.
       const ended = stored ?? (final.text !== '' ? final : null);
@@ -235,7 +250,7 @@ export class ReplyJob implements WrittenReply {
 
   private async nameOf(): Promise<ConversationName | undefined> {
     if (!this.naming) return undefined;
-    const proposed = await settled(this.naming.proposal);
+    const proposed = await settled(this.naming.propose?.());
     return proposed ? { title: proposed, source: 'generated' } : { title: this.naming.fallback, source: 'first_message' };
   }
 

@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { TokenUsage } from '../ports/chat-model.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { ReplyBroadcast } from './reply-broadcast.js';
-import { ReplyJob, type Generate, type Naming, type ReplySettings } from './reply-job.js';
+import { ReplyJob, TITLES_AT_ONCE_UNDER, type Generate, type Naming, type ReplySettings } from './reply-job.js';
 import { ReplyWrites } from './reply-writes.js';
 import { delay } from './signals.js';
 
@@ -48,6 +48,8 @@ export class ReplyJobs {
    */
   start(reply: Message, generate: Generate, naming?: Naming, estimate?: (text: string) => TokenUsage): ReplyJob {
     const tokens = this.usage ? { recorder: this.usage, estimate } : undefined;
+    // A quiet instance asks for the title beside the reply; a busy one once its first piece is out (ReplyJob).
+    if (this.jobs.size < (this.settings.titlesAtOnceUnder ?? TITLES_AT_ONCE_UNDER)) void naming?.propose?.();
     const job = new ReplyJob(reply, generate, this.store, this.writes, this.clock, this.settings, naming, tokens);
     this.jobs.set(reply.messageId, job);
     void job.done.finally(() => {

@@ -31,6 +31,8 @@ export class SendChatMessage {
   async execute(input: ChatInput): Promise<ChatExchange> {
     const turn = await this.startTurn.execute(input, this.model.name ?? 'unknown');
     const { request } = turn;
+    // A reply made whole has no first piece to wait for: its title is asked for beside it, busy or not.
+    void turn.naming?.propose?.();
     const end = request
       ? await this.jobs.start(turn.reply, (stop) => this.whole(request, stop), turn.naming, (text) => estimatedUsage(this.model, request, text)).done
       : await this.feed.end(turn.reply, new AbortController().signal);
