@@ -13,8 +13,9 @@
 // today and the limits the service stated),
 // branches.js (edit, regenerate, "‹ 2/3 ›"; render-tree.js and tree.js show the tree).
 import { loadGraphStatus, loadPersona } from './about.js';
-import { cancelEdit, regenerate, showVersion, startEdit, submitEdit } from './branches.js';
-import { sendMessage, stopReply } from './chat.js';
+import { cancelEdit, regenerate, showVersion, startEdit, submitEdit, tryAgain } from './branches.js';
+import { sendMessage } from './chat.js';
+import { stopReply } from './reply-controls.js';
 import { storedToken, useToken } from './credentials.js';
 import { cancel as cancelEntryForm, conversationAction, submitTitle } from './conversation-actions.js';
 import { loadConversations, showArchived } from './conversation-list.js';
@@ -105,6 +106,7 @@ ui.messageList.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('button') : null;
   const item = button?.closest('li.message');
   if (!(button instanceof HTMLButtonElement) || !(item instanceof HTMLElement)) return;
+  if (button.classList.contains('message__retry')) return void tryAgain(item);
   const note = find(item, '.message__note', HTMLElement);
   if (button.classList.contains('message__play')) void playMessage(item, button, note);
   else if (button.classList.contains('message__delete')) void deleteMessage(item, button, note);

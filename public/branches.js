@@ -52,6 +52,19 @@ export async function regenerate(item) {
 }
 
 /**
+ * Try again, on the error of a failed reply: a new reply to its question, in place of the failed
+ * reply (when it kept some text) and the error. @param {HTMLElement} item the error
+ */
+export async function tryAgain(item) {
+  const target = item.dataset.retry;
+  if (!target || state.streaming || !state.conversationId) return;
+  const failed = item.previousElementSibling;
+  ui.text.focus(); // the button leaves the list
+  const from = failed instanceof HTMLElement && failed.dataset.finishReason === 'error' ? failed : item;
+  await sendMessage('', { regenerate: target, undo: takeFrom(from) });
+}
+
+/**
  * ‹ or ›: the sibling the button names becomes part of the active branch (the newest message
  * under it the head), and the branch is shown again. The keyboard stays on the control.
  * @param {HTMLElement} item @param {HTMLButtonElement} button

@@ -2,16 +2,16 @@
 // or one already being written when the conversation was opened (a reload during a reply).
 // A reply belongs to the service, not to the page's connection: leaving drops the connection
 // and the reply goes on (opening the conversation again picks it up), while Stop asks the
-// service to end it.
+// service to end it (reply-controls.js). A reply that failed can be asked for again (Try again).
 import { updateTransferControls } from './transfer.js';
-import { describeError, resumeReply, stopReply as requestStop, streamChat } from './api.js';
+import { describeError, resumeReply, streamChat } from './api.js';
 import { announce, find, nearBottom, scrollToBottom, ui } from './dom.js';
 import { loadConversations, showTitle } from './conversation-list.js';
 import { showTemporaryChoice } from './render-conversations.js';
 import { codePoints, followReply } from './reply-follow.js';
 import { finishReply, markUnfinished, renderMessage, renderStreamingReply, setMessageIdentity, showConversationError, updateEmptyNote } from './render-messages.js';
-import { setTreeBusy } from './render-tree.js';
-import { queueSpeech, speakingChosen, stopSpeaking } from './speech.js';
+import { askToStop, beginReply, endReply } from './reply-controls.js';
+import { queueSpeech, speakingChosen } from './speech.js';
 import { setHash, state } from './state.js';
 import { refreshTree } from './tree.js';
 import { loadUsage } from './usage.js';
@@ -29,23 +29,6 @@ import { loadUsage } from './usage.js';
  */
 
 const UNFINISHED = /** @type {Record<string, string>} the ends of a reply that did not finish by itself, as announced */ ({ cancelled: 'Reply stopped', interrupted: 'Reply interrupted: the service stopped while writing it' });
-/** How long a stopped reply may take to end its stream before the page drops the connection. */
-const STOP_WAIT_MS = 5000;
-
-/** @param {string | null} messageId @returns {ReplyInFlight} */
-function beginReply(messageId) {
-  const current = { controller: new AbortController(), messageId, stopping: false };
-  state.streaming = current;
-  setStreaming(true);
-  return current;
-}
-
-/** @param {ReplyInFlight} current */
-function endReply(current) {
-  if (state.streaming !== current) return; // another reply is shown by now
-  state.streaming = null;
-  setStreaming(false);
-}
 
 /**
  * Sends a message (or asks again for a reply) and streams the reply in.
@@ -85,6 +68,7 @@ export async function sendMessage(text, { parentId, regenerate, undo } = {}) {
       state.olderCursor = null; // a new conversation: nothing older to load
       void loadConversations();
     }
+    current.question = regenerate ?? data.user_message_id ?? undefined;
     if (userItem) {
       userItem.classList.remove('is-pending');
       setMessageIdentity(userItem, data.user_message_id, null);
@@ -128,6 +112,8 @@ export async function followShownReply(item) {
   if (!messageId || !userId || (state.streaming && !state.streaming.controller.signal.aborted)) return;
   const current = beginReply(messageId);
   const view = state.view;
+  const above = item.previousElementSibling;
+  if (above instanceof HTMLElement && above.dataset.role === 'user') current.question = above.dataset.messageId;
   /** @type {ShownReply} */
   const shown = { item, text: find(item, '.message__text', HTMLElement) };
   const held = codePoints(shown.text?.textContent ?? '');
@@ -149,7 +135,10 @@ export async function followShownReply(item) {
  */
 async function showReply(events, current, shown, onStart) {
   const view = state.view;
+  let reconnected = false; // the connection was lost, and the page said so: the next event says it is back
   for await (const { event, data } of events) {
+    if (reconnected && event !== 'reconnecting') announce(`Reconnected: ${state.assistantName} is replying`);
+    reconnected = event === 'reconnecting';
     if (event === 'start') {
       current.messageId = data.message_id;
       onStart?.(data);
@@ -179,7 +168,7 @@ async function showReply(events, current, shown, onStart) {
         markUnfinished(shown.item, 'error');
         if (!shown.text?.textContent) shown.item.remove(); // nothing was said: nothing was stored
       }
-      showConversationError(data.detail ?? 'the reply failed');
+      showConversationError(data.detail ?? 'the reply failed', current.question);
       return;
     }
   }
@@ -203,47 +192,4 @@ function showBroken(error, current, shown, view) {
   }
   if (item) markUnfinished(item, 'error');
   showConversationError(describeError(error));
-}
-
-/** Stop (the button, or Escape): the service ends the reply, and its stream ends with `done`. */
-export function stopReply() {
-  const current = state.streaming;
-  if (!current || current.stopping) return;
-  current.stopping = true;
-  // The keyboard goes to the message box now: a disabled button loses it (to the page's body).
-  if (document.activeElement === ui.stop) ui.text.focus();
-  ui.stop.disabled = true;
-  stopSpeaking();
-  if (current.messageId) void askToStop(current);
-}
-
-/** @param {ReplyInFlight} current */
-async function askToStop(current) {
-  if (!current.messageId || !state.userId) return;
-  try {
-    await requestStop(current.messageId, state.userId);
-    setTimeout(() => {
-      if (state.streaming === current) current.controller.abort();
-    }, STOP_WAIT_MS);
-  } catch (error) {
-    // Not stopped in the service (unreachable, say): at least stop reading it here.
-    current.controller.abort();
-    showConversationError(`could not stop the reply: ${describeError(error)}`);
-  }
-}
-
-/** Leaving the conversation: stop reading (and speaking) the reply; it goes on in the service. */
-export function leaveReply() {
-  stopSpeaking();
-  state.streaming?.controller.abort();
-}
-
-/** The composer while a reply streams: Send waits, Stop shows. @param {boolean} busy */
-export function setStreaming(busy) {
-  ui.send.disabled = busy || !state.userId;
-  ui.stop.hidden = !busy;
-  ui.stop.disabled = false;
-  ui.composer.setAttribute('aria-busy', String(busy));
-  setTreeBusy(busy);
-  if (!busy && document.activeElement === ui.stop) ui.text.focus();
 }

@@ -115,9 +115,17 @@ export function finishReply(reply, messageId) {
 }
 
 /** An error shown in the conversation (not stored). @param {string} detail */
-export function showConversationError(detail) {
+/**
+ * An error in the conversation; after a failed reply, `retry` is the message Try again asks a new reply to.
+ * @param {string} detail @param {string} [retry]
+ */
+export function showConversationError(detail, retry) {
   const item = element('li', { class: 'message message--error', role: 'alert' });
   item.append(element('p', { class: 'message__text' }, `Error: ${detail}`));
+  if (retry) {
+    item.dataset.retry = retry;
+    item.append(element('button', { type: 'button', class: 'link-button message__retry' }, 'Try again'));
+  }
   ui.messageList.append(item);
   updateEmptyNote();
   scrollToBottom();

@@ -1,6 +1,6 @@
 // Who uses the page and which conversation they look at: choosing the user name, opening a
 // conversation (or a new, empty one).
-import { leaveReply, setStreaming } from './chat.js';
+import { leaveReply, setStreaming } from './reply-controls.js';
 import { loadConversations, readShownConversation } from './conversation-list.js';
 import { ui } from './dom.js';
 import { loadOlderMessages } from './messages.js';

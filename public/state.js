@@ -9,7 +9,8 @@ import { FORBIDDEN_IN_ID, MAX_ID_LENGTH } from './id-rule.js';
 /**
  * The reply the page is reading. Dropping its connection (`controller`) leaves it running in the
  * service; Stop asks the service to end it (`stopping`), once `messageId` names it.
- * @typedef {{controller: AbortController, messageId: string | null, stopping: boolean}} ReplyInFlight
+ * `question`: what Try again asks a new reply to, when the reply fails (its question, or a reply to it).
+ * @typedef {{controller: AbortController, messageId: string | null, stopping: boolean, question?: string}} ReplyInFlight
  */
 
 /**

@@ -374,7 +374,8 @@ const demoInChromium = (scheme: 'http' | 'https') => function (this: Mocha.Suite
     );
     await page.locator('#composer-text').fill('Are you there?');
     await page.locator('#composer-text').press('Enter');
-    await waitUntil(`document.querySelector('#message-list .message--error')?.textContent === 'Error: the language model answered 500 Internal Server Error'`);
+    await waitUntil(`document.querySelector('#message-list .message--error .message__text')?.textContent === 'Error: the language model answered 500 Internal Server Error'`);
+    expect(await page.locator('#message-list .message--error .message__retry').textContent(), 'a failed reply can be asked for again').to.equal('Try again');
     await expectSendReady();
     const partial = page.locator('#message-list [data-message-id="a-fake"]');
     expect(await partial.locator('.message__text').textContent()).to.equal('Half a ');
@@ -1051,6 +1052,12 @@ describe('demo page in Chromium: replies that outlive their connection', functio
   });
 
   it('resumes from the last id when the connection drops in the middle of an event', async () => {
+    // What the page announces, in order (the status line is emptied, then given its words).
+    await page.evaluate(`(() => {
+      const status = document.querySelector('#chat-status');
+      window.__said = [];
+      new MutationObserver(() => status.textContent && window.__said.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+    })()`);
     /** What the page got before the drop: `start`, three deltas and half of the next event. */
     let cut = { body: '', held: 0 };
     await page.route(
@@ -1076,6 +1083,45 @@ describe('demo page in Chromium: replies that outlive their connection', functio
     expect(reply.metadata.finish_reason).to.equal('stop');
     expect(await shownText(messageId), 'no text lost or repeated').to.equal(reply.text);
     expect(await page.locator('#message-list .message--error').count()).to.equal(0);
+    const said = (await page.evaluate('window.__said')) as string[];
+    const lost = said.indexOf('Connection lost: reconnecting…');
+    expect(lost, `announced: ${JSON.stringify(said)}`).to.be.greaterThan(-1);
+    expect(said[lost + 1], 'then that it is back, not "reconnecting…" to the end').to.match(/^Reconnected: .+ is replying$/);
+    expect(said.at(-1)).to.match(/ replied$/);
+  });
+
+  it('offers Try again after a reply failed: a new reply to the same question streams in place of the failed one and the error', async () => {
+    // The first stream's reply fails before its first word (the service's own stream, its deltas replaced by an error event).
+    await page.route(
+      '**/v1/chat/stream',
+      async (route) => {
+        const whole = await (await route.fetch()).text();
+        const start = whole.split('\n\n')[0]!;
+        const failed = `${start}\n\nevent: error\nid: 0\ndata: {"detail":"the language model answered 500 Internal Server Error","status":"error"}\n\n`;
+        await route.fulfill({ status: 200, contentType: 'text/event-stream; charset=utf-8', body: failed });
+      },
+      { times: 1 },
+    );
+    const question = 'Is the river warm enough to swim today?';
+    await send(question);
+    const error = page.locator('#message-list .message--error');
+    await waitUntil(`document.querySelector('#message-list .message--error .message__retry') !== null`);
+    await sendReady();
+    expect(await error.locator('.message__text').textContent()).to.equal('Error: the language model answered 500 Internal Server Error');
+    const questionId = await page.locator('#message-list .message--user[data-message-id]').last().getAttribute('data-message-id');
+    expect(await page.locator('#message-list .message--user').last().locator('.message__text').textContent()).to.equal(question);
+
+    const again = page.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith('/v1/chat/stream'));
+    await error.locator('.message__retry').click();
+    expect((await again).postDataJSON(), 'a new reply to the question').to.deep.include({ user_id: userId, regenerate: questionId });
+    await sendReady();
+    expect(await error.count(), 'the error is gone with the failure').to.equal(0);
+    const reply = page.locator('#message-list .message--assistant[data-message-id]').last();
+    const replyId = (await reply.getAttribute('data-message-id'))!;
+    await waitUntil(finishedReply(replyId));
+    expect((await stored(replyId)).metadata.finish_reason).to.equal('stop');
+    expect(await shownText(replyId)).to.equal((await stored(replyId)).text);
+    expect(await page.evaluate(`document.activeElement?.id`), 'the keyboard is in the message box').to.equal('composer-text');
   });
 
   it('speaks replies when asked: the audio of each sentence plays in turn', async () => {
