@@ -4,6 +4,7 @@ import { systemPromptFor } from '../../src/domain/persona.js';
 import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
 import { FAKE_MODEL, startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server.js';
 import { uid } from '../support/ids.js';
+import { EventReader, expectWholeStream, type StreamEvent } from '../support/response-events.js';
 import { failure, responsesClient } from '../support/responses-client.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { openStream, readStream, type StreamedEvent } from '../support/sse-client.js';
@@ -93,6 +94,20 @@ describe('chat with LLM_PROVIDER=openai, against a local OpenAI-compatible serve
       expect(fake.requests).to.have.length(1);
       const items = await client.conversations.items.list(conversation.id);
       expect(items.data.map((item) => item.type === 'message' && item.role)).to.deep.equal(['user']);
+    });
+
+    it("through OpenAI's Responses API, a stream whose server fails before any text announces no output item: response.failed follows response.in_progress", async () => {
+      fake.fallback = { kind: 'fail', status: 500 };
+      const client = await responsesClient(service, uid('u'));
+      const runner = client.responses.stream({ model: 'm', input: 'are you there?' });
+      const seen: StreamEvent[] = [];
+      runner.on('event', (event) => seen.push(event));
+      const final = await runner.finalResponse();
+      expect(expectWholeStream(seen, 'response.failed')).to.equal('');
+      expect(final).to.deep.include({ status: 'failed', output: [], error: { code: 'server_error', message: 'the language model answered 500 Internal Server Error' } });
+      expect((await client.responses.retrieve(final.id)).output).to.deep.equal([]);
+      const replay = await new EventReader(await client.responses.retrieve(final.id, { stream: true })).rest();
+      expect(replay.map((e) => [e.type, e.sequence_number])).to.deep.equal([['response.created', 0], ['response.in_progress', 1], ['response.failed', 2]]);
     });
 
     it('504 when the server does not answer within LLM_TIMEOUT_MS', async () => {

@@ -7,6 +7,7 @@ import { EventReader, expectNumbering, expectWholeStream, textOf } from '../supp
 import { responsesClient } from '../support/responses-client.js';
 import { ScriptedChatModel } from '../support/scripted-chat-model.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { ChatModelFailedError } from '../../src/domain/errors.js';
 import { openAiConversationsSuite } from './openai-conversations.suite.js';
 import { openAiResponsesSuite } from './openai-responses.suite.js';
 
@@ -72,9 +73,9 @@ describe("OpenAI's Responses and Conversations APIs (PostgreSQL store)", functio
       const original = new EventReader(await here.responses.create({ model: 'm', input: 'Stream it', stream: true, background: true }));
       const call = await model.nextCall();
       const created = (await original.next()) as OpenAI.Responses.ResponseCreatedEvent;
-      await original.take(3);
-      call.say('Ahead ');
       await original.next();
+      call.say('Ahead ');
+      await original.take(3); // the item and its part, announced with the first piece, and the piece
       call.say('of the store. ');
       await original.next();
       const held = original.events.at(-1)!.sequence_number;
@@ -108,6 +109,18 @@ describe("OpenAI's Responses and Conversations APIs (PostgreSQL store)", functio
         expect((events.at(-1) as OpenAI.Responses.ResponseIncompleteEvent).response.status).to.equal('cancelled');
       }
       expect(await here.responses.retrieve(response.id)).to.include({ status: 'cancelled', output_text: 'Partial ' });
+    });
+
+    it('one that fails before its first piece, followed on the other instance, ends there right after response.in_progress, announcing no item', async () => {
+      const { there, call, response } = await background('Fail at once');
+      const onOther = new EventReader(await there.responses.retrieve(response.id, { stream: true }));
+      await onOther.take(2);
+      call.fail(new ChatModelFailedError('the language model is unavailable'));
+      const events = await onOther.rest();
+      expect(expectWholeStream(events, 'response.failed')).to.equal('');
+      expect((events.at(-1) as OpenAI.Responses.ResponseFailedEvent).response).to.deep.include({ status: 'failed', output: [] });
+      const replay = await new EventReader(await there.responses.retrieve(response.id, { stream: true })).rest();
+      expect(replay.map((e) => [e.type, e.sequence_number])).to.deep.equal(events.map((e) => [e.type, e.sequence_number]));
     });
 
     it('a response made on one instance is read, branched from and deleted on the other', async () => {

@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { uid } from '../support/ids.js';
 import type { IdentityTestService } from '../support/identity-service.js';
 import { eventually } from '../support/reply-client.js';
-import { EventReader, expectNumbering, expectWholeStream, textOf } from '../support/response-events.js';
+import { EventReader, expectNumbering, expectWholeStream, textOf, type StreamEvent } from '../support/response-events.js';
 import { expectStatus, failure, responsesClient } from '../support/responses-client.js';
 import { ScriptedChatModel } from '../support/scripted-chat-model.js';
 import type { AdapterOverrides } from '../../src/bootstrap/tokens.js';
@@ -67,14 +67,17 @@ export function openAiResponsesSuite(start: StartService): void {
         const stream = await client.responses.create({ model: 'gpt-test', input: 'Say something', stream: true });
         const reader = new EventReader(stream);
         const call = await model.nextCall();
-        const opening = await reader.take(4);
+        const opening = await reader.take(2);
         expect(opening[0]).to.include({ type: 'response.created', sequence_number: 0 });
         const created = opening[0] as OpenAI.Responses.ResponseCreatedEvent;
         expect(created.response).to.include({ status: 'in_progress', object: 'response' });
         expect(created.response.output).to.deep.equal([]);
+        // The message item is announced with the first piece, as OpenAI's are (not before: the reply may never get one).
+        expect(await reader.nothingWithin(200), 'an event before the first piece').to.equal(true);
         // Each piece arrives as its own delta before the next is said.
-        for (const piece of ['Hel', 'lo, ', 'wörld 🌍', '!']) {
+        for (const [index, piece] of ['Hel', 'lo, ', 'wörld 🌍', '!'].entries()) {
           call.say(piece);
+          if (index === 0) expect((await reader.take(2)).map((e) => e.type)).to.deep.equal(['response.output_item.added', 'response.content_part.added']);
           const delta = await reader.next();
           expect(delta).to.include({ type: 'response.output_text.delta', delta: piece, item_id: created.response.id, output_index: 0, content_index: 0 });
         }
@@ -123,6 +126,31 @@ export function openAiResponsesSuite(start: StartService): void {
         expect(failed.response.status).to.equal('failed');
         expect(failed.response.error?.code).to.equal('server_error');
         expect((await client.responses.retrieve(failed.response.id)).output_text).to.equal('Half ');
+      });
+
+      it('a stream whose model fails before its first piece announces no output item: the SDK builds what the response holds, and a replay sends the same events', async () => {
+        const client = await clientOf();
+        const runner = client.responses.stream({ model: 'm', input: 'Fail at once, streamed' });
+        const seen: StreamEvent[] = [];
+        runner.on('event', (event) => seen.push(event));
+        // What a client shows while the response is written: no item the final response will not hold.
+        const announced: unknown[] = [];
+        runner.on('response.output_item.added', (event) => announced.push(event.item.id));
+        (await model.nextCall()).fail(new ChatModelFailedError('the language model is unavailable'));
+        const built = await runner.finalResponse();
+        expect(built).to.include({ status: 'failed', output_text: '' });
+        expect(built.output).to.deep.equal([]);
+        expect(announced).to.deep.equal([]);
+        expect(expectWholeStream(seen, 'response.failed')).to.equal('');
+        expect(seen.map((e) => e.sequence_number)).to.deep.equal([0, 1, 2]);
+        const failed = seen.at(-1) as OpenAI.Responses.ResponseFailedEvent;
+        expect(failed.response.error).to.deep.equal({ code: 'server_error', message: 'the language model is unavailable' });
+        expect((await client.responses.retrieve(built.id)).output).to.deep.equal([]);
+        const replay = await new EventReader(await client.responses.retrieve(built.id, { stream: true })).rest();
+        expect(replay.map((e) => [e.type, e.sequence_number])).to.deep.equal(seen.map((e) => [e.type, e.sequence_number]));
+        expect((replay.at(-1) as OpenAI.Responses.ResponseFailedEvent).response.output).to.deep.equal([]);
+        const after = await new EventReader(await client.responses.retrieve(built.id, { stream: true, starting_after: 1 })).rest();
+        expect(after.map((e) => [e.type, e.sequence_number])).to.deep.equal([['response.failed', 2]]);
       });
 
       it('with previous_response_id twice from one response makes two branches whose model contexts do not mix', async () => {
@@ -244,6 +272,15 @@ export function openAiResponsesSuite(start: StartService): void {
         const listed = await service.call('GET', `/api/chat/conversations?user_id=${encodeURIComponent(user)}`);
         expect(listed.json.conversations).to.have.length(1);
       });
+
+      it('with store: false, a stream whose model fails before its first piece announces no output item either', async () => {
+        const client = await clientOf();
+        const reader = new EventReader(await client.responses.create({ model: 'm', input: 'Fail, unkept', store: false, stream: true }));
+        (await model.nextCall()).fail(new ChatModelFailedError('the language model is unavailable'));
+        const events = await reader.rest();
+        expect(expectWholeStream(events, 'response.failed')).to.equal('');
+        expect((events.at(-1) as OpenAI.Responses.ResponseFailedEvent).response).to.deep.include({ status: 'failed', output: [], store: false });
+      });
     });
 
     describe('background, retrieve, cancel, delete', () => {
@@ -335,6 +372,21 @@ export function openAiResponsesSuite(start: StartService): void {
         const intruder = await clientOf();
         await expectStatus(intruder.responses.retrieve(response.id), 404);
         await expectStatus(intruder.responses.delete(response.id), 404);
+      });
+
+      it('a streamed one cancelled before its first piece ends right after response.in_progress, announcing no item; a replay sends the same events', async () => {
+        const client = await clientOf();
+        const reader = new EventReader(await client.responses.create({ model: 'm', input: 'Never mind, streamed', stream: true, background: true }));
+        const call = await model.nextCall();
+        const created = (await reader.next()) as OpenAI.Responses.ResponseCreatedEvent;
+        expect((await client.responses.cancel(created.response.id)).output).to.deep.equal([]);
+        await call.aborted;
+        const events = await reader.rest();
+        expect(expectWholeStream(events, 'response.incomplete')).to.equal('');
+        expect((events.at(-1) as OpenAI.Responses.ResponseIncompleteEvent).response).to.deep.include({ status: 'cancelled', output: [] });
+        const replay = await new EventReader(await client.responses.retrieve(created.response.id, { stream: true })).rest();
+        expect(replay.map((e) => [e.type, e.sequence_number])).to.deep.equal(events.map((e) => [e.type, e.sequence_number]));
+        expect(await client.responses.retrieve(created.response.id)).to.deep.include({ status: 'cancelled', output: [] });
       });
 
       it('delete removes the reply (the question stays); it is then not found', async () => {
