@@ -56,7 +56,8 @@ export function importChosenFile(done) {
   const request = new XMLHttpRequest();
   request.open('POST', `api/users/${encodeURIComponent(state.userId)}/import`);
   for (const [name, value] of Object.entries(authHeaders())) request.setRequestHeader(name, value);
-  request.setRequestHeader('content-type', file.type || 'application/octet-stream');
+  // The file as it is (the service tells its format by its shape), whatever type the browser guessed from its name.
+  request.setRequestHeader('content-type', 'application/octet-stream');
   ui.importProgress.hidden = false;
   ui.importProgress.value = 0;
   ui.importSubmit.disabled = true;

@@ -168,6 +168,23 @@ export function importExportSuite(start: () => Promise<TestService>): void {
     expect(exported).to.include('looped x1').and.to.include('looped x2');
   });
 
+  it('a body sent as another type than JSON, ndjson or a file (a form, text, an image, none) is 415 and stores nothing; each of those types imports', async () => {
+    const user = uid('types');
+    const file = JSON.stringify([chatGptConversation(21)]);
+    for (const type of ['text/plain', 'image/png', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const res = await importFile(user, file, { 'content-type': type });
+      expect([res.status, res.json.status], type).to.deep.equal([415, 'error']);
+      expect(res.json.detail).to.match(/^Content-Type must be /);
+    }
+    const untyped = await service.call('POST', `/api/users/${user}/import`, { raw: new TextEncoder().encode(file) }); // bytes: fetch sends no Content-Type
+    expect(untyped.status, 'no Content-Type').to.equal(415);
+    expect(await list(user)).to.have.length(0);
+    for (const type of ['application/json; charset=utf-8', 'application/octet-stream', 'application/x-ndjson', 'application/vnd.chatgpt+json']) {
+      const res = await importFile(uid('typed'), file, { 'content-type': type });
+      expect([res.status, res.json.conversations?.created], type).to.deep.equal([200, 1]);
+    }
+  });
+
   it('refuses a body over IMPORT_MAX_BYTES with 413', async () => {
     const small = await startTestService({ IMPORT_MAX_BYTES: '2048' });
     try {
