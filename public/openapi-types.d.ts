@@ -1544,6 +1544,7 @@ export interface paths {
                         /** @description An id: 1..128 Unicode code points, no control characters, no lone surrogates */
                         conversation_id: string;
                         session_id?: string | null;
+                        /** @description kept as sent; the conversation shows it (trimmed, at most 200 code points) as its title unless its user or the model named it, and one of white space only not at all */
                         title?: string | null;
                         started_at?: string | null;
                         ended_at?: string | null;

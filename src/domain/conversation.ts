@@ -18,12 +18,14 @@ export type TitleSource = (typeof TITLE_SOURCES)[number];
 
 /**
  * The title a conversation shows: its user's or a model's; else its latest titled session's (a
- * title its user gave); else the one made from its first message, stored or made now the same way
- * (at most 60 code points, cut at a word).
+ * title its user gave, held to a user's title's rules: trimmed, at most 200 code points, and none
+ * when it is white space only); else the one made from its first message, stored or made now the
+ * same way (at most 60 code points, cut at a word).
  */
 export function shownTitle(stored: string | null, source: TitleSource | null, sessionTitle: string | null, firstText: string | null): { title: string | null; titleSource: TitleSource | null } {
   if (stored !== null && (source === 'user' || source === 'generated')) return { title: stored, titleSource: source };
-  if (sessionTitle !== null) return { title: sessionTitle, titleSource: 'user' };
+  const session = sessionTitle?.trim() ?? '';
+  if (session !== '') return { title: truncateCodePoints(session, MAX_TITLE_LENGTH), titleSource: 'user' };
   if (stored !== null) return { title: stored, titleSource: source };
   const fallback = firstText === null ? '' : titleFromFirstMessage(firstText);
   return fallback === '' ? { title: null, titleSource: null } : { title: fallback, titleSource: 'first_message' };

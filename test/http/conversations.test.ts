@@ -94,6 +94,26 @@ export function conversationManagementSuite(start: () => Promise<TestService>): 
     expect(listed.map((c) => c.title)).to.deep.equal([expected, expected]);
   });
 
+  it("a session's title names its conversation by a user's title's rules: trimmed, at most 200 code points, none when blank (the first message's then)", async () => {
+    const user = uid('user');
+    const text = 'Which trains run from Lisbon to Porto on Sundays?';
+    const conversation = uid('conv');
+    expect((await service.post('/api/chat/saveMessage', { user_id: user, conversation_id: conversation, role: 'user', text })).status).to.equal(201);
+    for (const blank of ['', '   ', '\t\n']) {
+      const saved = await service.post('/api/chat/saveSession', { user_id: user, conversation_id: conversation, title: blank });
+      expect(saved.json.session.title, 'the session keeps it as sent').to.equal(blank);
+      expect((await get(user, conversation)).json.conversation, JSON.stringify(blank)).to.include({ title: text, title_source: 'first_message' });
+    }
+    const long = `  ${'🚆'.repeat(300)}  `;
+    expect((await service.post('/api/chat/saveSession', { user_id: user, conversation_id: conversation, title: long })).status, '300 emoji: 600 UTF-16 units, 300 code points').to.equal(201);
+    const shown = (await get(user, conversation)).json.conversation;
+    expect([shown.title, shown.title_source]).to.deep.equal(['🚆'.repeat(200), 'user']);
+    expect((await list(user)).find((c) => c.conversation_id === conversation)?.title).to.equal('🚆'.repeat(200));
+    await service.post('/api/chat/saveSession', { user_id: user, conversation_id: conversation, title: '  Sunday trains  ' });
+    expect((await get(user, conversation)).json.conversation).to.include({ title: 'Sunday trains', title_source: 'user' });
+    expect((await service.post('/api/chat/saveSession', { user_id: user, conversation_id: conversation, title: '🚆'.repeat(501) })).status).to.equal(400);
+  });
+
   it('PATCH validates: a blank or too long title, no field at all, wrong types are 400; another user 404', async () => {
     const user = uid('user');
     const { conversation_id: id } = await chat({ user_id: user, text: 'hi' });

@@ -145,7 +145,13 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
       user_id: clientId(),
       conversation_id: clientId(),
       session_id: optionalId(),
-      title: z.string(says('must be a string or null')).max(500, 'must be at most 500 characters').superRefine(storable).nullable().optional(),
+      title: z
+        .string(says('must be a string or null'))
+        .refine((s) => atMostCodePoints(s, 500), 'must be at most 500 characters')
+        .superRefine(storable)
+        .nullable()
+        .optional()
+        .meta({ description: "kept as sent; the conversation shows it (trimmed, at most 200 code points) as its title unless its user or the model named it, and one of white space only not at all" }),
       started_at: timestamp().nullable().optional(),
       ended_at: timestamp().nullable().optional(),
       metadata: metadata().optional(),
