@@ -943,7 +943,10 @@ export interface paths {
                         role: "user" | "assistant" | "system";
                         /** @description Non-empty after trimming; at most 32000 Unicode code points; no NUL character or lone surrogate */
                         text: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description kept as sent; absent: the time the service stores it, never before the message it follows
+                         */
                         created_at?: string;
                         metadata?: {
                             [key: string]: unknown;
@@ -1557,7 +1560,10 @@ export interface paths {
                             role: "user" | "assistant" | "system";
                             /** @description Non-empty after trimming; at most 32000 Unicode code points; no NUL character or lone surrogate */
                             text: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description kept as sent; absent: the time the service stores it, never before the message it follows
+                             */
                             created_at?: string;
                             metadata?: {
                                 [key: string]: unknown;

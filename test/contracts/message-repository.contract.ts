@@ -74,7 +74,7 @@ export function messageRepositoryContract(make: MakeStore): void {
       const message = aMessage(conversation);
       const result = await store.run((r) => r.messages.append(conversation, [message]));
       expect(result.conversation?.userId).to.equal(conversation.userId);
-      expect(result.inserted).to.deep.equal([{ messageId: message.messageId, parentId: null }]);
+      expect(result.inserted).to.deep.equal([{ messageId: message.messageId, parentId: null, createdAt: message.createdAt }]);
       const rival = aConversation(uid('rival'), conversation.conversationId);
       const refused = await store.run((r) => r.messages.append(rival, [aMessage(rival)]));
       expect(refused.conversation?.userId).to.equal(conversation.userId);

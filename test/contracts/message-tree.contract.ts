@@ -53,16 +53,16 @@ export function messageTreeContract(make: MakeStore): void {
       expect(active.headId).to.equal(threeB.messageId);
       const next = say(conversation, 'four');
       const result = await append(conversation, [next]);
-      expect(result.inserted).to.deep.equal([{ messageId: next.messageId, parentId: threeB.messageId }]);
+      expect(result.inserted).to.deep.equal([{ messageId: next.messageId, parentId: threeB.messageId, createdAt: next.createdAt }]);
     });
 
     it('a message listed in roots has no parent: a tree of its own beside the first message, and the head; a turn whose question is a root too', async () => {
       const { conversation, one } = await forked();
       const [oneB, twoB] = [say(conversation, "one'"), say(conversation, "two after one'")];
-      const result = await store.run((r) => r.messages.append(conversation, [oneB, twoB], new Set([oneB.messageId])));
+      const result = await store.run((r) => r.messages.append(conversation, [oneB, twoB], { roots: new Set([oneB.messageId]) }));
       expect(result.inserted).to.deep.equal([
-        { messageId: oneB.messageId, parentId: null },
-        { messageId: twoB.messageId, parentId: oneB.messageId },
+        { messageId: oneB.messageId, parentId: null, createdAt: oneB.createdAt },
+        { messageId: twoB.messageId, parentId: oneB.messageId, createdAt: twoB.createdAt },
       ]);
       const active = await branch(conversation);
       expect(texts(active)).to.deep.equal(["one'", "two after one'"]);
@@ -85,6 +85,76 @@ export function messageTreeContract(make: MakeStore): void {
       expect(parents.filter((p) => p === null)).to.have.length(1);
       expect(new Set(parents).size).to.equal(40);
       expect(await readAll(conversation, {}, 50)).to.have.length(40);
+    });
+
+    describe('times the service read before the conversation was free', () => {
+      /** Each message of the conversation (every branch) whose time is before its parent's, as `child < parent`. */
+      const olderThanParent = async (conversation: Conversation) => {
+        const { page } = await store.run((r) => r.messages.pageOwned(conversation.conversationId, conversation.userId, 'asc', 500, null));
+        const times = new Map(page.messages.map((m) => [m.messageId, m.createdAt]));
+        return page.messages.flatMap((m) => {
+          const parentAt = m.parentId === null ? undefined : times.get(m.parentId);
+          return parentAt !== undefined && m.createdAt < parentAt ? [`${m.text} ${m.createdAt.toISOString()} < ${parentAt.toISOString()}`] : [];
+        });
+      };
+      const stampedAppend = (conversation: Conversation, messages: Message[]) =>
+        store.run((r) => r.messages.append(conversation, messages, { stamped: new Set(messages.map((m) => m.messageId)) }));
+      /** A turn's question and reply, both dated `at`. */
+      const turnAt = (conversation: Conversation, text: string, at: Date) => {
+        const question = say(conversation, text, { createdAt: at });
+        const reply = aMessage(conversation, { role: 'assistant', text: '', createdAt: at, replyTo: question.messageId, parentId: question.messageId, status: 'in_progress', progressAt: at });
+        return { question, reply };
+      };
+
+      it('a message dated before the message it follows was written is stored at that message\'s time, as are those after it; a time a client gave is kept', async () => {
+        const conversation = aConversation();
+        const first = say(conversation, 'written meanwhile');
+        await append(conversation, [first]);
+        const before = new Date(first.createdAt.getTime() - 1000);
+        const [late, next] = [say(conversation, 'dated before it', { createdAt: before }), say(conversation, 'and after that', { createdAt: before })];
+        expect((await stampedAppend(conversation, [late, next])).inserted).to.deep.equal([
+          { messageId: late.messageId, parentId: first.messageId, createdAt: first.createdAt },
+          { messageId: next.messageId, parentId: late.messageId, createdAt: first.createdAt },
+        ]);
+        expect((await store.run((r) => r.messages.findById(next.messageId)))?.createdAt).to.deep.equal(first.createdAt);
+        // A parent named (a branch) too; a message dated after what it follows keeps its time.
+        const edit = say(conversation, 'an edit', { createdAt: before, parentId: first.messageId });
+        expect((await stampedAppend(conversation, [edit])).inserted[0]!.createdAt).to.deep.equal(first.createdAt);
+        const fresh = say(conversation, 'fresh');
+        expect((await stampedAppend(conversation, [fresh])).inserted[0]!.createdAt).to.deep.equal(fresh.createdAt);
+        // A client's own time stays, whatever it follows.
+        const backdated = say(conversation, 'backdated by its client', { createdAt: before });
+        expect((await append(conversation, [backdated])).inserted[0]!.createdAt).to.deep.equal(before);
+        expect((await store.run((r) => r.messages.findById(backdated.messageId)))?.createdAt).to.deep.equal(before);
+      });
+
+      it('a turn dated before the message it follows was written stores its context, question and reply at that message\'s time', async () => {
+        const conversation = aConversation();
+        const first = say(conversation, 'written meanwhile');
+        await append(conversation, [first]);
+        const before = new Date(first.createdAt.getTime() - 1000);
+        const { question, reply } = turnAt(conversation, 'asked before it', before);
+        const context = say(conversation, 'context', { role: 'system', createdAt: before });
+        const record = await store.run((r) => r.replies.begin({ conversation, context: [context], userMessage: question, reply, historyLimit: 10 }));
+        expect(record.opened).to.equal(true);
+        expect(record.stored?.createdAt).to.deep.equal(first.createdAt);
+        for (const m of [context, question, reply]) expect((await store.run((r) => r.messages.findById(m.messageId)))?.createdAt, m.text).to.deep.equal(first.createdAt);
+      });
+
+      it('parallel saves and turns, each dated before those called earlier (as requests that read the time, then waited): none is older than the message it follows', async () => {
+        const conversation = await store.run((r) => claimed(r, aConversation()));
+        const start = Date.parse('2031-01-01T00:00:00.000Z');
+        await Promise.all(
+          Array.from({ length: 40 }, (_, i) => {
+            const at = new Date(start - i);
+            if (i % 2 === 0) return stampedAppend(conversation, [say(conversation, `saved ${i}`, { createdAt: at })]);
+            const { question, reply } = turnAt(conversation, `asked ${i}`, at);
+            return store.run((r) => r.replies.begin({ conversation, userMessage: question, reply, historyLimit: 10 }));
+          }),
+        );
+        expect(await store.run((r) => r.messages.count(conversation.conversationId))).to.equal(60);
+        expect(await olderThanParent(conversation)).to.deep.equal([]);
+      });
     });
 
     it('refuses a parent that is no message of the conversation, writing nothing', async () => {

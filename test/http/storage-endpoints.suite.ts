@@ -78,6 +78,24 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
       expect(loaded.json.messages.map((m: { message_id: string }) => m.message_id)).to.deep.equal([body.message_id]);
     });
 
+    it('saves and chat turns at once on one conversation: none is older than the message it follows, and each answer tells the time stored', async () => {
+      // Each request reads the time before the conversation is free; one that waited follows messages written meanwhile.
+      const ids = aConversation();
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, n) => (n % 2 ? service.post('/v1/chat', { ...ids, text: `question ${n}` }) : save({ ...ids, role: 'user', text: `saved ${n}` }))),
+      );
+      expect(answers.filter((a) => a.status !== 200 && a.status !== 201).map((a) => a.text)).to.deep.equal([]);
+      const { json } = await load({ ...ids, limit: 500 });
+      expect(json.messages).to.have.length(60);
+      const stored = new Map<string, string>(json.messages.map((m: { message_id: string; created_at: string }) => [m.message_id, m.created_at]));
+      const older = (json.messages as { message_id: string; parent_id: string | null; created_at: string }[])
+        .filter((m) => m.parent_id !== null && m.created_at < stored.get(m.parent_id)!)
+        .map((m) => `${m.created_at} < ${stored.get(m.parent_id!)}`);
+      expect(older, 'messages older than their parent').to.deep.equal([]);
+      const told = answers.map((a) => (a.json.message ? [a.json.message.message_id, a.json.message.created_at] : [a.json.message_id, a.json.created_at]));
+      expect(told.filter(([id, at]) => stored.get(id) !== at), 'answers whose time is not the one stored').to.deep.equal([]);
+    });
+
     it('the same message_id in another conversation gives 409', async () => {
       const ids = aConversation();
       const messageId = uid('msg');

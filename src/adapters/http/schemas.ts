@@ -91,7 +91,7 @@ export function requestSchemas({ maxTextLength }: SchemaLimits) {
     message_id: optionalId(),
     role: role(),
     text: text(maxTextLength),
-    created_at: timestamp().optional(),
+    created_at: timestamp().optional().meta({ description: 'kept as sent; absent: the time the service stores it, never before the message it follows' }),
     metadata: metadata().optional(),
     parent_id: parentId('the message it follows (a branch starts there); null: none, a tree of its own beside the first message; absent: the one before it in the request, the first one the head'),
   };

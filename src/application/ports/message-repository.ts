@@ -23,10 +23,22 @@ export interface AppendResult {
   conversation: Conversation | null;
   /** The stored messages among the ids sent. When there is any, nothing was written. */
   taken: Message[];
-  /** The messages this call stored, each with the parent it was given (a null parent resolved to the head). */
-  inserted: { messageId: string; parentId: string | null }[];
+  /** The messages this call stored, each with the parent it was given (a null parent resolved to the head) and its time as stored (AppendOptions.stamped). */
+  inserted: { messageId: string; parentId: string | null; createdAt: Date }[];
   /** Ids of messages whose `parentId` is no message of the conversation (nor an earlier one sent): then nothing was written. */
   unknownParents: string[];
+}
+
+export interface AppendOptions {
+  /** Messages placed with no parent: each starts a tree of its own beside the first message, as an edit of the first message does. */
+  roots?: ReadonlySet<string>;
+  /**
+   * Messages dated by the service (no client gave their time). Their time was read before this
+   * step, and a message they follow may have been written since: each is stored no earlier than
+   * the latest stored message any message of the call follows (at that message's time, when its
+   * own is earlier), so it is never older than its parent. The others keep the time they carry.
+   */
+  stamped?: ReadonlySet<string>;
 }
 
 export interface OwnedPage {
@@ -109,13 +121,13 @@ export interface MessageRepository {
   /**
    * In one atomic step: claims the conversation (creating it, and its user, if new) and stores
    * the messages in the given order, each after its `parentId` (null: after the message before
-   * it, or the head for the first; a message listed in `roots` has no parent: it starts a tree of
-   * its own beside the first message, as an edit of the first message does), and makes the last one the head — but writes nothing at all when the
+   * it, or the head for the first; a message listed in `roots` has no parent), at its time (later
+   * for one `stamped`: AppendOptions), and makes the last one the head — but writes nothing at all when the
    * conversation belongs to another user, when any of the ids is already stored (those are
    * returned as `taken`, for the caller to compare) or when a parent is unknown. An id stored
    * concurrently may be neither inserted nor taken: asking again then reports it as taken.
    */
-  append(conversation: Conversation, messages: Message[], roots?: ReadonlySet<string>): Promise<AppendResult>;
+  append(conversation: Conversation, messages: Message[], options?: AppendOptions): Promise<AppendResult>;
   /** The conversation and one page of all its messages (every branch) in the conversation order; empty for another user's. */
   pageOwned(conversationId: string, userId: string, order: SortOrder, limit: number, after: MessagePosition | null): Promise<OwnedPage>;
   /**

@@ -7,6 +7,11 @@ export interface ConversationName {
   source: TitleSource;
 }
 
+/**
+ * A turn's messages (its context, the question, the reply) carry one time, read before the store's
+ * step: the store dates them as `append` does those `stamped` (AppendOptions), never older than
+ * the message the turn follows, written meanwhile perhaps.
+ */
 export interface TurnStart {
   /** The conversation of the turn (created, with its user, if new). */
   conversation: Conversation;
@@ -74,7 +79,7 @@ export interface TurnRecord {
   history: Message[];
   /** Whether the question's `parentId` was no message of the conversation: then nothing was written. */
   unknownParent: boolean;
-  /** The user message as stored by this call (its parent resolved), when opened. */
+  /** The user message as stored by this call (its parent resolved, its time as stored: the turn's other messages have the same), when opened. */
   stored: Message | null;
   /** Whether the conversation has a title already (its first turn names it otherwise). */
   titled: boolean;

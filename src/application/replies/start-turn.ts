@@ -128,7 +128,9 @@ export class StartTurn {
       // Named after the first user message: the earliest of the branch above (as far as the history read reaches), else of the context, else the question.
       const firstAsked = [...record.history].reverse().concat(context, question).find((m) => m.role === 'user') ?? question;
       const naming = record.titled ? undefined : this.titles.namingFor(firstAsked);
-      return { conversation, userMessage: record.stored ?? question, reply, request, context, ...(naming ? { naming } : {}) };
+      // Stored later than `now` when the message the turn follows was written meanwhile (TurnStart): every message of the turn has that time.
+      const at = (m: Message) => (record.stored ? m.with({ createdAt: record.stored.createdAt }) : m);
+      return { conversation, userMessage: record.stored ?? question, reply: at(reply), request, context: context.map(at), ...(naming ? { naming } : {}) };
     }
     if (!record.taken) return null;
     // The same request naming no conversation, whose earlier try stored the message (in the conversation

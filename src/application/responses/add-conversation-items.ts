@@ -18,9 +18,9 @@ export class AddConversationItems {
     return this.unitOfWork.run(async (r) => {
       const conversation = await ownedConversation(r, input.userId, input.conversationId);
       const messages = messagesOf(input.items, conversation, this.ids, this.clock);
-      const appended = await r.messages.append(conversation, messages);
-      const parents = new Map(appended.inserted.map((i) => [i.messageId, i.parentId]));
-      return messages.map((m) => m.with({ parentId: parents.get(m.messageId) ?? null }));
+      const appended = await r.messages.append(conversation, messages, { stamped: new Set(messages.map((m) => m.messageId)) });
+      const placed = new Map(appended.inserted.map((i) => [i.messageId, i]));
+      return messages.map((m) => m.with({ parentId: placed.get(m.messageId)?.parentId ?? null, createdAt: placed.get(m.messageId)?.createdAt ?? m.createdAt }));
     });
   }
 }

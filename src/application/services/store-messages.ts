@@ -58,11 +58,14 @@ export async function storeMessages(
   }
   assertRepeatsSame(candidates, incoming);
   const roots = new Set(candidates.filter((_, i) => incoming[i]!.parentId === null).map((c) => c.messageId));
+  // Dated here (no time sent for that id): the store keeps them from being older than what they follow.
+  const timed = new Set(candidates.filter((_, i) => incoming[i]!.createdAt !== undefined).map((c) => c.messageId));
+  const stamped = new Set(candidates.map((c) => c.messageId).filter((id) => !timed.has(id)));
   const stored = new Map<string, Message>();
   const insertedIds = new Set<string>();
   let pending = candidates;
   for (let round = 1; ; round++) {
-    const result = await repositories.messages.append(candidate, pending, roots);
+    const result = await repositories.messages.append(candidate, pending, { roots, stamped });
     result.conversation?.assertOwnedBy(candidate.userId);
     if (result.unknownParents.length > 0) throw new FieldInvalidError('parent_id', 'must be a message of this conversation');
     for (const taken of result.taken) {
@@ -76,10 +79,10 @@ export async function storeMessages(
       if (difference) throw new MessageIdConflictError(taken.messageId, difference);
       stored.set(taken.messageId, taken);
     }
-    for (const { messageId, parentId } of result.inserted) {
+    for (const { messageId, parentId, createdAt } of result.inserted) {
       insertedIds.add(messageId);
       const index = candidates.findIndex((c) => c.messageId === messageId);
-      stored.set(messageId, candidates[index]!.with({ parentId }));
+      stored.set(messageId, candidates[index]!.with({ parentId, createdAt }));
     }
     pending = pending.filter((m) => !stored.has(m.messageId));
     if (result.conversation && (pending.length === 0 || round === MAX_ROUNDS)) {

@@ -1,4 +1,5 @@
 import type {
+  AppendOptions,
   AppendResult,
   BranchPage,
   BranchQuery,
@@ -18,6 +19,8 @@ import { childrenKey, compareEntries, firstAfter, type MemoryStore, type StoredM
 import type { UndoLog } from './undo-log.js';
 
 const positionOf = (entry: StoredMessage): MessagePosition => ({ createdAt: entry.message.createdAt, seq: entry.seq });
+
+const latest = (times: Date[]): Date | null => times.reduce((a: Date | null, b) => (a === null || b > a ? b : a), null);
 
 /**
  * Messages in the memory store, with the same answers as PostgreSQL's: a conversation is a
@@ -43,12 +46,12 @@ export class InMemoryMessageRepository implements MessageRepository {
     return replyId === undefined ? null : (this.store.messages.get(replyId)?.message ?? null);
   }
 
-  append(conversation: Conversation, messages: Message[], roots?: ReadonlySet<string>): Promise<AppendResult> {
-    return this.place(conversation, messages, { roots });
+  append(conversation: Conversation, messages: Message[], options: AppendOptions = {}): Promise<AppendResult> {
+    return this.place(conversation, messages, options);
   }
 
   /** For the memory store's own use: `append`, the first message after `parentIfStored` when that is a stored message of the conversation (a reply's question, say). */
-  async place(conversation: Conversation, messages: Message[], { roots, parentIfStored = null }: { roots?: ReadonlySet<string>; parentIfStored?: string | null }): Promise<AppendResult> {
+  async place(conversation: Conversation, messages: Message[], { roots, stamped, parentIfStored = null }: AppendOptions & { parentIfStored?: string | null }): Promise<AppendResult> {
     const taken = messages.flatMap((m) => this.store.messages.get(m.messageId)?.message ?? []);
     const stored = this.store.conversations.get(conversation.conversationId);
     const existing = stored?.conversation ?? null;
@@ -60,14 +63,23 @@ export class InMemoryMessageRepository implements MessageRepository {
     }
     const head = stored?.headId ?? null;
     const hinted = parentIfStored !== null && this.inConversation(parentIfStored, conversation.conversationId) ? parentIfStored : null;
-    const placed = messages.map((m, i) => (m.parentId !== null || roots?.has(m.messageId) ? m : m.with({ parentId: i === 0 ? (hinted ?? head) : messages[i - 1]!.messageId })));
+    const parented = messages.map((m, i) => (m.parentId !== null || roots?.has(m.messageId) ? m : m.with({ parentId: i === 0 ? (hinted ?? head) : messages[i - 1]!.messageId })));
+    // The messages the service dated are never older than a stored message the call follows (AppendOptions.stamped).
+    const floor = latest(parented.flatMap((m) => (m.parentId !== null && this.inConversation(m.parentId, conversation.conversationId) ? [this.store.messages.get(m.parentId)!.message.createdAt] : [])));
+    const placed = parented.map((m) => (floor !== null && stamped?.has(m.messageId) && m.createdAt < floor ? m.with({ createdAt: floor }) : m));
     const conversations = new InMemoryConversationRepository(this.store, this.undo);
     const claimed = await conversations.claim(conversation);
-    await conversations.touch(claimed.conversationId, conversation.createdAt);
+    // Active until the latest of those at least, as in PostgreSQL (whose statements, racing, count on it).
+    await conversations.touch(claimed.conversationId, latest([conversation.createdAt, ...placed.filter((m) => stamped?.has(m.messageId)).map((m) => m.createdAt)])!);
     const inserted = await this.insert(placed);
     // The last message inserted becomes the head (one not inserted never does).
     if (inserted.length > 0) this.moveHead(claimed.conversationId, inserted.at(-1)!);
-    return { conversation: claimed, taken: [], inserted: placed.filter((m) => inserted.includes(m.messageId)).map((m) => ({ messageId: m.messageId, parentId: m.parentId })), unknownParents: [] };
+    return {
+      conversation: claimed,
+      taken: [],
+      inserted: placed.filter((m) => inserted.includes(m.messageId)).map((m) => ({ messageId: m.messageId, parentId: m.parentId, createdAt: m.createdAt })),
+      unknownParents: [],
+    };
   }
 
   async importConversation(imported: ImportedConversation): Promise<ImportOutcome> {

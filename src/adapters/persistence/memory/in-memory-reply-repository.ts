@@ -33,10 +33,11 @@ export class InMemoryReplyRepository implements ReplyRepository {
     const question = start.userMessage;
     const taken = this.store.messages.get(question.messageId)?.message ?? null;
     const { sent, roots } = turnMessages(start);
-    const appended = await this.messages.place(start.conversation, sent, { parentIfStored: start.parentIfStored ?? null, roots });
+    const stamped = new Set(sent.map((m) => m.messageId));
+    const appended = await this.messages.place(start.conversation, sent, { parentIfStored: start.parentIfStored ?? null, roots, stamped });
     const opened = appended.inserted.length === sent.length;
     const placed = appended.inserted.find((i) => i.messageId === question.messageId);
-    const stored = opened && placed ? question.with({ parentId: placed.parentId }) : null;
+    const stored = opened && placed ? question.with({ parentId: placed.parentId, createdAt: placed.createdAt }) : null;
     // The history is the path above the question and its context (above the one stored, for a repeated question), as it was before this call.
     const above = taken ? taken.parentId : opened ? appended.inserted[0]!.parentId : null;
     const history = this.finishedAbove(above, conversationId, start.historyLimit).filter((m) => m.messageId !== start.reply.messageId);
@@ -116,7 +117,8 @@ export class InMemoryReplyRepository implements ReplyRepository {
       keepEnding(this.store, { responseId, conversationId, userId, replyTo, createdAt, finishReason: reply.finishReason ?? 'cancelled', metadata: reply.metadata, record }, this.undo);
       this.messages.deleteSpliced(reply.conversationId, new Set([reply.messageId]));
     } else {
-      entry.message = reply.with({ status: 'completed', progressAt: null, parentId: entry.message.parentId });
+      // Its place stays as stored (parent, time), as PostgreSQL's finish writes neither.
+      entry.message = reply.with({ status: 'completed', progressAt: null, parentId: entry.message.parentId, createdAt: entry.message.createdAt });
       const conversation = this.store.conversations.get(reply.conversationId);
       if (conversation && conversation.activeAt < at) conversation.activeAt = at;
       if (name) named = new InMemoryConversationRepository(this.store, this.undo).nameIfUntitled(reply.conversationId, name.title, name.source, reply.messageId);

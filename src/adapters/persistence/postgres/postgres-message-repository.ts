@@ -1,4 +1,5 @@
 import type {
+  AppendOptions,
   AppendResult,
   BranchPage,
   BranchQuery,
@@ -31,7 +32,7 @@ type AppendRow = {
   claimed: ConversationRow | null;
   existing: ConversationRow | null;
   taken: MessageRow[];
-  inserted: { message_id: string; parent_id: string | null }[];
+  inserted: { message_id: string; parent_id: string | null; created_at: string }[];
   unknown_parents: string[];
   raced: boolean;
 };
@@ -64,28 +65,28 @@ export class PostgresMessageRepository implements MessageRepository {
     return row ? toMessage(row) : null;
   }
 
-  async append(conversation: Conversation, messages: Message[], roots?: ReadonlySet<string>): Promise<AppendResult> {
+  async append(conversation: Conversation, messages: Message[], options: AppendOptions = {}): Promise<AppendResult> {
     // One message sent twice in a request (the same, or the caller refused it) is stored once.
     const seen = new Set<string>();
     const unique = messages.filter((m) => !seen.has(m.messageId) && seen.add(m.messageId));
-    const row = await untilSettled(() => this.appendOnce(conversation, unique, roots), this.db.transactional);
+    const row = await untilSettled(() => this.appendOnce(conversation, unique, options), this.db.transactional);
     const stored = row.claimed ?? row.existing;
     return {
       conversation: stored ? toConversation(stored) : null,
       taken: row.taken.map(toMessage),
-      inserted: row.inserted.map((i) => ({ messageId: i.message_id, parentId: i.parent_id })),
+      inserted: row.inserted.map((i) => ({ messageId: i.message_id, parentId: i.parent_id, createdAt: toDate(i.created_at) })),
       unknownParents: row.unknown_parents,
     };
   }
 
-  private async appendOnce(conversation: Conversation, messages: Message[], roots?: ReadonlySet<string>): Promise<AppendRow> {
+  private async appendOnce(conversation: Conversation, messages: Message[], { roots, stamped }: AppendOptions): Promise<AppendRow> {
     const [row] = await this.db.rows<AppendRow>(
       sql`/* messages.append */ with ${treeInput(conversation.conversationId, messages, null, roots)},
-       ${claimAndInsert(conversation, messages)}
+       ${claimAndInsert(conversation, messages, stamped)}
        select (select row_to_json(c) from claimed c) as claimed,
               (select row_to_json(c) from conversations c where c.conversation_id = ${conversation.conversationId}) as existing,
               coalesce((select json_agg(t) from taken t), '[]') as taken,
-              coalesce((select json_agg(json_build_object('message_id', message_id, 'parent_id', parent_id)) from inserted), '[]') as inserted,
+              coalesce((select json_agg(json_build_object('message_id', message_id, 'parent_id', parent_id, 'created_at', created_at)) from inserted), '[]') as inserted,
               coalesce((select json_agg(message_id) from unknown_parent), '[]') as unknown_parents,
               ${RACED} as raced`,
     );

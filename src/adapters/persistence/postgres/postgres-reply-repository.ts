@@ -11,7 +11,7 @@ import {
 } from '../../../application/ports/reply-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { CUT_SHORT } from '../../../domain/reply.js';
-import { claimAndInsert, conversationFirst, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toMessage, treeInput, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
+import { claimAndInsert, conversationFirst, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toDate, toMessage, treeInput, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
 import { sql, type Sql, type Statements } from './statements.js';
 import { isLostInsertRace } from './unavailable.js';
 
@@ -21,7 +21,7 @@ type BeginRow = {
   taken: MessageRow | null;
   taken_reply: MessageRow | null;
   history: MessageRow[];
-  inserted: { message_id: string; parent_id: string | null }[];
+  inserted: { message_id: string; parent_id: string | null; created_at: string }[];
   unknown_parent: boolean;
   raced: boolean;
 };
@@ -69,13 +69,13 @@ export class PostgresReplyRepository implements ReplyRepository {
          history as (
            select m.*, p.depth from above p join messages m on m.message_id = p.message_id
            where m.status = 'completed' order by p.depth limit ${start.historyLimit}),
-         ${claimAndInsert(start.conversation, sent)}
+         ${claimAndInsert(start.conversation, sent, new Set(sent.map((m) => m.messageId)))}
          select (select row_to_json(c) from claimed c) as claimed,
                 (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as existing,
                 (select row_to_json(t) from taken t where t.message_id = ${questionId}) as taken,
                 (select row_to_json(r) from taken_reply r) as taken_reply,
                 coalesce((select json_agg(h order by h.depth) from history h), '[]') as history,
-                coalesce((select json_agg(json_build_object('message_id', message_id, 'parent_id', parent_id)) from inserted), '[]') as inserted,
+                coalesce((select json_agg(json_build_object('message_id', message_id, 'parent_id', parent_id, 'created_at', created_at)) from inserted), '[]') as inserted,
                 exists (select 1 from unknown_parent) as unknown_parent,
                 ${RACED} as raced`,
       );
@@ -91,7 +91,7 @@ export class PostgresReplyRepository implements ReplyRepository {
       history: row.history.map(toMessage),
       opened,
       unknownParent: row.unknown_parent,
-      stored: opened && questionRow ? start.userMessage.with({ parentId: questionRow.parent_id }) : null,
+      stored: opened && questionRow ? start.userMessage.with({ parentId: questionRow.parent_id, createdAt: toDate(questionRow.created_at) }) : null,
       titled: (stored as { title_source?: string | null } | null)?.title_source != null,
     };
   }

@@ -126,17 +126,18 @@ export function messageInput(messages: readonly Message[]): Sql {
 export const UNCHANGED = sql`select l.conversation_id from locked l
          where exists (select 1 from conversations c where c.conversation_id = l.conversation_id and c.xmin = l.version)`;
 
-const NO_ROOTS: ReadonlySet<string> = new Set();
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * The CTEs that read `messages` into a conversation's tree, within one statement: `locked` (the
- * conversation's row, locked first — see postgres-reply-repository.ts — with its head as it is
- * now), `sent` (the messages), `input` (each with the `parent` it gets: its own `parent_id`;
+ * conversation's row, locked first — see postgres-reply-repository.ts — with its head and last
+ * activity as they are now), `sent` (the messages), `input` (each with the `parent` it gets: its own `parent_id`;
  * else the message sent before it; for the first one, `parentIfStored` when that is a message of
- * the conversation, else the head; none for a message listed in `roots`), `taken` (sent ids already stored) and `unknown_parent` (sent messages whose `parent_id`
- * is neither a message of the conversation nor one sent before them).
+ * the conversation, else the head; none for a message listed in `roots`), `taken` (sent ids already stored), `unknown_parent` (sent messages whose `parent_id`
+ * is neither a message of the conversation nor one sent before them) and `followed` (`at`: the time of the latest stored message a sent one
+ * follows, null when none; see there).
  */
-export function treeInput(conversationId: string, messages: readonly Message[], parentIfStored: string | null = null, roots: ReadonlySet<string> = NO_ROOTS): Sql {
+export function treeInput(conversationId: string, messages: readonly Message[], parentIfStored: string | null = null, roots: ReadonlySet<string> = NONE): Sql {
   // A stored parent named (not the head, which `locked` reads as it is now; not a message sent along,
   // as a reply's question) is looked for in this statement's snapshot: when the conversation changed
   // after it was taken (a delete of that parent, while this statement waited for the lock),
@@ -145,7 +146,7 @@ export function treeInput(conversationId: string, messages: readonly Message[], 
   const named = parentIfStored !== null || messages.some((m) => m.parentId !== null && !sentIds.has(m.parentId));
   const unchanged = named ? UNCHANGED : sql`select conversation_id from locked`;
   return sql`locked as materialized (
-         select conversation_id, head_id, xmin as version from conversations where conversation_id = ${conversationId} for no key update),
+         select conversation_id, head_id, active_at, xmin as version from conversations where conversation_id = ${conversationId} for no key update),
        unchanged as materialized (${unchanged}),
        sent as (select * from ${messageInput(messages)}),
        input as materialized (
@@ -163,27 +164,43 @@ export function treeInput(conversationId: string, messages: readonly Message[], 
          select s.message_id from sent s
          where s.parent_id is not null
            and not exists (select 1 from messages m where m.message_id = s.parent_id and m.conversation_id = ${conversationId})
-           and not exists (select 1 from sent e where e.message_id = s.parent_id and e.ord < s.ord))`;
+           and not exists (select 1 from sent e where e.message_id = s.parent_id and e.ord < s.ord)),
+       -- Only the first message and those naming a parent can follow a stored one. A head written by a
+       -- statement that ended while this one waited for the lock is not in this statement's snapshot:
+       -- the conversation's last activity, which that statement moved to at least its messages' time
+       -- (claimAndInsert), stands for it.
+       followed as materialized (
+         select greatest(
+           (select max(m.created_at) from input i join messages m on m.message_id = i.parent and m.conversation_id = ${conversationId}
+            where i.ord = 1 or i.parent_id is not null),
+           (select l.active_at from locked l
+            where l.head_id in (select parent from input) and not exists (select 1 from messages m where m.message_id = l.head_id))) as at)`;
 }
 
 /**
  * The CTEs that claim `conversation` and store the `input` rows (treeInput) in it, within one
  * statement: `claimed` (reading all of `locked` before its upsert: the statement's CTEs run in no
  * set order, and a row this statement has already updated can no longer be locked by it, so a
- * `locked` read after the upsert would be empty; then the conversation created, or its last activity moved; empty when another
+ * `locked` read after the upsert would be empty; then the conversation created, or its last activity moved,
+ * to the latest time of the messages `stamped` too; empty when another
  * user owns it, or when `taken` or `unknown_parent` holds anything), `owner` (its user, stored with
- * a conversation that was created) and `inserted` (the ids stored, with their parents; a second reply
+ * a conversation that was created) and `inserted` (the ids stored, with their parents and times, those
+ * `stamped` no earlier than `followed` (AppendOptions.stamped); a second reply
  * in progress to one message is skipped; an id stored by a concurrent statement that this one's
  * snapshot did not see fails the whole statement, so it keeps nothing, neither the conversation it
  * made nor the other messages: untilSettled runs it again; the ids of `messages` are distinct;
  * nothing is stored when the statement RACED). The last message inserted becomes the head: the `messages` insert trigger moves it
  * (Migration20261126000000), so a message that was not inserted never does.
  */
-export function claimAndInsert(conversation: Conversation, messages: readonly Message[]): Sql {
+export function claimAndInsert(conversation: Conversation, messages: readonly Message[], stamped: ReadonlySet<string> = NONE): Sql {
   const { conversationId, userId, createdAt, temporary } = conversation;
+  const dated = messages.filter((m) => stamped.has(m.messageId));
+  const floor = dated.length > 0 ? sql`(select at from followed)` : sql`null::timestamptz`;
+  // The latest time a `stamped` message gets: the conversation is active until then at least (`followed` counts on it).
+  const latest = dated.length > 0 ? sql`greatest(${new Date(Math.max(...dated.map((m) => m.createdAt.getTime())))}::timestamptz, ${floor})` : sql`null::timestamptz`;
   return sql`claimed as (
          insert into conversations (conversation_id, user_id, created_at, active_at, temporary)
-         select ${conversationId}, ${userId}, ${createdAt}, ${createdAt}, ${temporary}
+         select ${conversationId}, ${userId}, ${createdAt}, greatest(${createdAt}::timestamptz, ${latest}), ${temporary}
          from (select count(*) from locked) as locked_first
          where not exists (select 1 from taken) and not exists (select 1 from unknown_parent)
          on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
@@ -194,10 +211,12 @@ export function claimAndInsert(conversation: Conversation, messages: readonly Me
          on conflict (user_id) do nothing),
        inserted as (
          insert into messages (${MESSAGE_COLUMNS})
-         select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.parent, i.status, i.progress_at, i.finish_reason
+         select i.message_id, c.conversation_id, c.user_id, i.role, i.text,
+           case when (${messages.map((m) => stamped.has(m.messageId))}::boolean[])[i.ord::int] then greatest(i.created_at, ${floor}) else i.created_at end,
+           i.metadata, i.reply_to, i.parent, i.status, i.progress_at, i.finish_reason
          from input i cross join claimed c where c.created or exists (select 1 from unchanged) order by i.ord
          on conflict (reply_to) where status = 'in_progress' do nothing
-         returning message_id, parent_id)`;
+         returning message_id, parent_id, created_at)`;
 }
 
 /**
