@@ -144,6 +144,25 @@ export function importExportSuite(start: () => Promise<TestService>): void {
     expect(lines.text.trim().split('\n')).to.have.length(3);
   });
 
+  it('the export of a user without conversations, in each format, imports as nothing (200, zero counts); an empty body said to be JSON is still 400', async () => {
+    const user = uid('empty');
+    const nothing = { status: 'ok', conversations: { created: 0, skipped: 0 }, messages: { created: 0, skipped: 0 }, errors: [] };
+    for (const format of ['ndjson', 'chatgpt']) {
+      const file = await exportUser(user, format);
+      // Sent back as the export's own type, as a file of no particular type, or as curl --data-binary sends it.
+      for (const type of [file.headers.get('content-type')!, 'application/octet-stream', 'application/x-www-form-urlencoded']) {
+        const res = await service.call('POST', `/api/users/${encodeURIComponent(user)}/import`, { raw: file.text, headers: { 'content-type': type } });
+        expect([res.status, res.json], `${format} (${JSON.stringify(file.text)}) as ${type}`).to.deep.equal([200, nothing]);
+      }
+    }
+    // ChatGPT's and Claude's files are JSON, never empty.
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'application/vnd.example+json']) {
+      const res = await service.call('POST', `/api/users/${encodeURIComponent(user)}/import`, { raw: '\n', headers: { 'content-type': type } });
+      expect([res.status, res.json.detail], type).to.deep.equal([400, 'body: is empty']);
+    }
+    expect(await list(user)).to.deep.equal([]);
+  });
+
   it('a file whose parents form a loop (no tree) loses none of its messages: the earliest of the loop starts the tree', async () => {
     const user = uid('loop');
     const conversationId = uid('c');

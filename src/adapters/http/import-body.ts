@@ -10,14 +10,22 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 const tooLarge = (limit: number) => new HttpProblem(413, `body: larger than the import limit of ${limit} bytes (IMPORT_MAX_BYTES)`);
 
+/** Whether a Content-Type names JSON (application/json, application/*+json), whatever its parameters. */
+export function namesJson(contentType: string): boolean {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || /^application\/[^/]+\+json$/.test(type);
+}
+
 /**
  * An import body as conversations, one at a time and never the whole body in memory: a JSON
  * array (ChatGPT's or Claude's conversations.json) through stream-json's parser and StreamArray,
  * each element assembled by itself; anything else as ndjson, split into lines. Each item is pulled
  * when the previous one has been stored, so the socket is read no faster than conversations are
- * written. Beyond `limitBytes`: 413. Not JSON: FieldInvalidError on `body`.
+ * written. Beyond `limitBytes`: 413. Not JSON: FieldInvalidError on `body`. A body of nothing but
+ * whitespace is an ndjson file of no lines (this service's export of a user without
+ * conversations): no items; unless it was sent as JSON (`json`), which is never empty.
  */
-export async function* importItems(body: AsyncIterable<Buffer>, limitBytes: number): AsyncGenerator<ImportItem> {
+export async function* importItems(body: AsyncIterable<Buffer>, limitBytes: number, { json = false } = {}): AsyncGenerator<ImportItem> {
   const chunks = limited(body, limitBytes)[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let first: number | undefined;
@@ -29,7 +37,10 @@ export async function* importItems(body: AsyncIterable<Buffer>, limitBytes: numb
     head.push(chunk);
     first = chunk.find((byte) => !WHITESPACE.has(byte));
   }
-  if (first === undefined) throw new FieldInvalidError('body', 'is empty');
+  if (first === undefined) {
+    if (json) throw new FieldInvalidError('body', 'is empty');
+    return;
+  }
   async function* all(): AsyncGenerator<Buffer> {
     yield* head;
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;

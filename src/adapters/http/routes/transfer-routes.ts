@@ -5,7 +5,7 @@ import { ExportConversation, ExportUser } from '../../../application/transfer/ex
 import { ImportConversations } from '../../../application/transfer/import-conversations.js';
 import { HttpProblem } from '../error-mapping.js';
 import { chatGptArray, conversationMarkdown, fileNameOf, ndjsonLines, serviceConversationJson } from '../export-encoders.js';
-import { importItems, importTooLarge } from '../import-body.js';
+import { importItems, importTooLarge, namesJson } from '../import-body.js';
 import { importReportJson } from '../presenters.js';
 import type { Resolve } from '../resolve.js';
 import type { RequestSchemas } from '../schemas.js';
@@ -60,7 +60,8 @@ export function transferRoutes(router: Router, resolve: Resolve, schemas: Reques
     if (hasBody && ctx.is(IMPORT_TYPES) === false) throw new HttpProblem(415, 'Content-Type must be application/json, application/x-ndjson or application/octet-stream');
     const encoding = ctx.get('Content-Encoding').toLowerCase();
     if (encoding !== '' && encoding !== 'identity') throw new HttpProblem(415, 'Content-Encoding: send the file as it is (identity)');
-    const report = await resolve(ImportConversations).execute({ userId, items: importItems(ctx.req, options.importMaxBytes) });
+    const items = importItems(ctx.req, options.importMaxBytes, { json: namesJson(ctx.get('Content-Type')) });
+    const report = await resolve(ImportConversations).execute({ userId, items });
     ctx.body = importReportJson(report);
   });
 }
