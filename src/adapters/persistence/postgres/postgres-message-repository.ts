@@ -273,8 +273,7 @@ export class PostgresMessageRepository implements MessageRepository {
        orphaning(message_id) as (
          select distinct d.message_id from doomed d
          where exists (
-             select 1 from messages c where c.conversation_id = ${conversationId} and coalesce(c.parent_id, '') = d.message_id
-               and c.message_id not in (select message_id from doomed))
+             select 1 from messages c where c.parent_id = d.message_id and c.message_id not in (select message_id from doomed))
            or d.message_id = (select head_id from locked)),
        lifting(message_id, target) as (
          select m.message_id, m.parent_id from orphaning o join messages m on m.message_id = o.message_id
@@ -284,8 +283,7 @@ export class PostgresMessageRepository implements MessageRepository {
        lifted as (select message_id, target from lifting where target is null or target not in (select message_id from doomed)),
        spliced as (
          update messages m set parent_id = l.target from lifted l
-         where m.conversation_id = ${conversationId} and coalesce(m.parent_id, '') = l.message_id
-           and m.message_id not in (select message_id from doomed) returning 1),
+         where m.parent_id = l.message_id and m.message_id not in (select message_id from doomed) returning 1),
        deleted as (delete from messages m where m.message_id in (select message_id from doomed) returning 1),
        moved as (
          update conversations c set
@@ -304,10 +302,11 @@ export class PostgresMessageRepository implements MessageRepository {
 
 /**
  * A recursive CTE `name(message_id)`: the messages `roots` yields and all their descendants
- * (children through `messages_children`). Each step looks up the children of each message found in
- * the step before (a lateral subquery the planner keeps apart, `offset 0`), whatever the planner
- * believes of the conversation's size: joined whole, a conversation thought small (a fresh table
- * not analyzed yet, say) was read whole at every step, the square of a deep subtree's size.
+ * (children through `messages_parent`, by their parent's id alone: Migration20261203000000). Each
+ * step looks up the children of each message found in the step before (a lateral subquery the
+ * planner keeps apart, `offset 0`), whatever the planner believes of the conversation's size:
+ * joined whole, or looked up by conversation too, a conversation thought small (one the table's
+ * statistics do not know yet, say) was read whole at every step, the square of a deep subtree's size.
  */
 function descendantsOf(name: string, roots: Sql, conversationId: string): Sql {
   return sql`${raw(name)}(message_id) as (
@@ -315,7 +314,7 @@ function descendantsOf(name: string, roots: Sql, conversationId: string): Sql {
          union
          select c.message_id from ${raw(name)} d
          cross join lateral (
-           select c.message_id from messages c where c.conversation_id = ${conversationId} and coalesce(c.parent_id, '') = d.message_id offset 0) c)`;
+           select c.message_id from messages c where c.parent_id = d.message_id offset 0) c)`;
 }
 
 /** A message's siblings (the messages that share its parent, itself included) as one row: count, its index, its neighbours. */
