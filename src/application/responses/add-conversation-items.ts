@@ -20,7 +20,10 @@ export class AddConversationItems {
       const messages = messagesOf(input.items, conversation, this.ids, this.clock);
       const appended = await r.messages.append(conversation, messages, { stamped: new Set(messages.map((m) => m.messageId)) });
       const placed = new Map(appended.inserted.map((i) => [i.messageId, i]));
-      return messages.map((m) => m.with({ parentId: placed.get(m.messageId)?.parentId ?? null, createdAt: placed.get(m.messageId)?.createdAt ?? m.createdAt }));
+      return messages.map((m) => {
+        const stored = placed.get(m.messageId);
+        return m.with({ parentId: stored?.parentId ?? null, createdAt: stored?.createdAt ?? m.createdAt });
+      });
     });
   }
 }

@@ -1,9 +1,19 @@
 import { bodyParser } from '@koa/bodyparser';
 import { isUtf8 } from 'node:buffer';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { HttpProblem } from '../error-mapping.js';
 
-const JSON_TYPES = ['application/json', 'application/*+json'];
+export const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/**
+ * A request with a body (a declared length, or chunked) that says it is none of `types`: 415 with
+ * `detail`. A request without a body is never refused.
+ */
+export function requireBodyType(ctx: Context, types: string[], detail: string): void {
+  const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+  // ctx.is() is false when the body is of another type, or has none at all.
+  if (hasBody && ctx.is(types) === false) throw new HttpProblem(415, detail);
+}
 
 /**
  * For routes that take JSON: a non-empty body must say it is JSON (else 415) and stay under
@@ -21,9 +31,7 @@ export function jsonBody(limitBytes: number): Middleware {
   const read: Middleware = async (ctx, next) => {
     const declaredLength = Number(ctx.get('Content-Length') || 0);
     if (declaredLength > limitBytes) throw tooLarge(limitBytes);
-    const hasBody = declaredLength > 0 || ctx.get('Transfer-Encoding') !== '';
-    // ctx.is() is false when the body is of another type, or has none at all.
-    if (hasBody && ctx.is(JSON_TYPES) === false) throw new HttpProblem(415, 'Content-Type must be application/json');
+    requireBodyType(ctx, JSON_TYPES, 'Content-Type must be application/json');
     // The body's bytes as they come (the parser reads them too, and decodes invalid UTF-8 as U+FFFD
     // without a word): kept only to tell a U+FFFD sent from one made of bytes that are no UTF-8.
     const parsing = parse(ctx, async () => {});

@@ -6,13 +6,14 @@ import { ImportConversations } from '../../../application/transfer/import-conver
 import { HttpProblem } from '../error-mapping.js';
 import { chatGptArray, conversationMarkdown, fileNameOf, ndjsonLines, serviceConversationJson } from '../export-encoders.js';
 import { importItems, importTooLarge, namesJson } from '../import-body.js';
+import { JSON_TYPES, requireBodyType } from '../middleware/json-body.js';
 import { importReportJson } from '../presenters.js';
 import type { Resolve } from '../resolve.js';
 import type { RequestSchemas } from '../schemas.js';
 import { parseRequest } from '../validate.js';
 
 /** What an import's body may say it is: JSON (ChatGPT's and Claude's files), the service's ndjson export, or a file as it is. */
-const IMPORT_TYPES = ['application/json', 'application/*+json', 'application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/octet-stream'];
+const IMPORT_TYPES = [...JSON_TYPES, 'application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/octet-stream'];
 
 /** With identity on, a user exports and imports only as themselves. */
 function assertSelf(ctx: Context, userId: string): void {
@@ -55,9 +56,8 @@ export function transferRoutes(router: Router, resolve: Resolve, schemas: Reques
     const { user_id: userId } = parseRequest(schemas.userPath, ctx.params, 'path');
     assertSelf(ctx, userId);
     if (Number(ctx.get('Content-Length') || 0) > options.importMaxBytes) throw importTooLarge(options.importMaxBytes);
-    // As on every route that reads a body: one sent as another type (a form, text, an image) is refused, one without a body never.
-    const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
-    if (hasBody && ctx.is(IMPORT_TYPES) === false) throw new HttpProblem(415, 'Content-Type must be application/json, application/x-ndjson or application/octet-stream');
+    // As on every route that reads a body: one sent as another type (a form, text, an image) is refused.
+    requireBodyType(ctx, IMPORT_TYPES, 'Content-Type must be application/json, application/x-ndjson or application/octet-stream');
     const encoding = ctx.get('Content-Encoding').toLowerCase();
     if (encoding !== '' && encoding !== 'identity') throw new HttpProblem(415, 'Content-Encoding: send the file as it is (identity)');
     const items = importItems(ctx.req, options.importMaxBytes, { json: namesJson(ctx.get('Content-Type')) });
