@@ -32,7 +32,7 @@ describe('demo page: static files', () => {
   before(async () => {
     service = await startTestService();
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   it('serves the page, its script and its style with their types and the page CSP', async () => {
     const expected: [string, RegExp, string][] = [

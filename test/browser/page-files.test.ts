@@ -46,7 +46,7 @@ describe('demo page: its files', () => {
   before(async () => {
     service = await startTestService();
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   it('serves every stylesheet and module the page loads, with its type and the page CSP', async () => {
     const { styles, modules } = linkedFromIndex();

@@ -14,7 +14,7 @@ describe('the access log and paths that name a user', () => {
   before(async () => {
     service = await startTestService({}, { logger });
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   it('logs /api/users/:user_id for every request under it, routed or refused', async () => {
     const user = uid('erased-carol');

@@ -37,7 +37,7 @@ describe('POST /v1/chat/stream (offline assistant)', () => {
   before(async () => {
     service = await startTestService();
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   const url = () => `${service.url}/v1/chat/stream`;
   const load = (userId: string, conversationId: string) =>

@@ -12,7 +12,7 @@ describe('POST /v1/chat/stream as a Vercel AI SDK UI message stream', () => {
   before(async () => {
     service = await startTestService();
   });
-  after(() => service.stop());
+  after(() => service?.stop());
   const api = () => `${service.url}/v1/chat/stream`;
   const load = async (userId: string, conversationId: string) =>
     (await service.post('/api/chat/loadMessages', { user_id: userId, conversation_id: conversationId })).json.messages as { message_id: string; role: string; text: string }[];

@@ -27,7 +27,7 @@ describe('POST /v1/chat', () => {
   before(async () => {
     service = await startTestService({}, { chatModel: model });
   });
-  after(() => service.stop());
+  after(() => service?.stop());
   beforeEach(() => {
     model.requests = [];
     model.failure = null;

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { uid } from '../support/ids.js';
 import { createTestDatabase, requirePostgres } from '../support/postgres.js';
 import { startTestService } from '../support/service.js';
-import { conversationManagementSuite } from './conversations.test.js';
+import { conversationManagementSuite } from './conversations.suite.js';
 
 describe('managing conversations (PostgreSQL store)', function () {
   this.timeout(30_000);

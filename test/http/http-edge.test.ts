@@ -17,7 +17,7 @@ describe('the HTTP edge', () => {
   before(async () => {
     service = await startTestService({ BODY_LIMIT_BYTES: '2048' });
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   it('404 JSON for an unknown path', async () => {
     const res = await service.call('GET', '/nope');
@@ -138,7 +138,7 @@ describe('requests Node would answer by itself (with an empty body, or none)', (
   before(async () => {
     service = await startTestService();
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   for (const [what, request, status, detail] of [
     ['an HTTP/1.1 request without Host', 'GET /v1/health HTTP/1.1\r\n\r\n', 400, 'Host: an HTTP/1.1 request must carry a Host header'],

@@ -17,7 +17,7 @@ describe('identity: who may call what (AUTH_MODE=oidc)', () => {
     service = await startIdentityTestService({}, { logger });
     sent.add(service.apiKeys.anyUser).add(service.apiKeys.mapped);
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   const tokenOf = async (user: string) => {
     const token = await service.provider.token(user);

@@ -12,7 +12,7 @@ describe('identity: bearer tokens (AUTH_MODE=oidc)', () => {
   before(async () => {
     service = await startIdentityTestService({ AUTH_JWKS_COOLDOWN_MS: String(COOLDOWN_MS), AUTH_CLOCK_SKEW_S: '5' });
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   const list = (authorization?: string) =>
     service.bare('GET', '/api/chat/conversations', authorization === undefined ? {} : { headers: { authorization } });

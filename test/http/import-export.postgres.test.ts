@@ -1,6 +1,6 @@
 import { createTestDatabase, requirePostgres } from '../support/postgres.js';
 import { startTestService } from '../support/service.js';
-import { importExportSuite } from './import-export.test.js';
+import { importExportSuite } from './import-export.suite.js';
 
 describe('export and import (PostgreSQL store)', function () {
   this.timeout(60_000);

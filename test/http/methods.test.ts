@@ -25,7 +25,7 @@ describe('methods on known and unknown paths', () => {
   before(async () => {
     service = await startTestService();
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   it('TRACE on an API path is 405 with Allow naming its methods, not 501', async () => {
     const res = await send(service, 'TRACE', '/v1/health');

@@ -14,7 +14,7 @@ describe("OpenAI's APIs with identity on: who the user is", function () {
   before(async () => {
     service = await startIdentityTestService();
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   it("a token's subject is the user: its responses are its own, another token's user cannot see them", async () => {
     const alice = uid('alice');

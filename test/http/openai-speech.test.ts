@@ -37,7 +37,7 @@ describe('POST /v1/audio/speech through the openai package\'s own client (embedd
     service = await startTestService();
     client = openAiClientFor(service);
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   it('mp3 by default: a file that decodes, as long as the text needs, the model echoed', async () => {
     const response = await client.audio.speech.create({ model: 'tts-1', input: TEXT, voice: 'alloy' });

@@ -21,7 +21,7 @@ describe('responses are checked against /openapi.json', () => {
     service = await startTestService({ BODY_LIMIT_BYTES: '1024' });
     conformance = new ResponseConformance((await service.call('GET', '/openapi.json')).json);
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   describe('the checker fails a response the document does not describe', () => {
     const drift = (fields: Parameters<typeof observed>[0], message: RegExp) =>

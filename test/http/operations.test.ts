@@ -26,7 +26,7 @@ describe('operations: OpenAPI, docs, metrics, CORS, logs', () => {
     const logger = createLogger({ logLevel: 'info', logFormat: 'json' }, { write: (line: string) => void lines.push(line) });
     service = await startTestService({ CORS_ORIGINS: 'https://app.example.com' }, { logger, speechSynthesizer: new FakeSpeechSynthesizer() });
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   describe('GET /openapi.json', () => {
     it('validates as OpenAPI 3.1', async () => {

@@ -8,7 +8,7 @@ describe('percent-encoding in the query and the path', () => {
   before(async () => {
     service = await startTestService();
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   for (const [what, method, path] of [
     ['a truncated sequence', 'GET', '/api/tts?text=%E0%A4%A'],

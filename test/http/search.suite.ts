@@ -16,7 +16,7 @@ export function searchEndpointSuite(start: () => Promise<TestService>): void {
   before(async () => {
     service = await start();
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   const save = async (userId: string, conversationId: string, text: string, extra: Record<string, unknown> = {}) => {
     const res = await service.post('/api/chat/saveMessage', { user_id: userId, conversation_id: conversationId, role: 'user', text, ...extra });

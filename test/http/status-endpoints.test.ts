@@ -8,7 +8,7 @@ describe('status and persona endpoints', () => {
   before(async () => {
     service = await startTestService();
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   it('GET /v1/health is ok with version and uptime', async () => {
     const res = await service.call('GET', '/v1/health');

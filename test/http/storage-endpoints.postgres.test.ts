@@ -23,7 +23,7 @@ describe('chat storage endpoints (PostgreSQL store)', function () {
     before(async () => {
       service = await start();
     });
-    after(() => service.stop());
+    after(() => service?.stop());
 
     it('deletes a long chain whole, or a long subtree, within one statement bound (it walked up from every deleted message: 503 after DATABASE_TIMEOUT_MS)', async function () {
       this.timeout(60_000);

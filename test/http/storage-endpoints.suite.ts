@@ -10,7 +10,7 @@ export function storageEndpointSuite(start: () => Promise<TestService>): void {
   before(async () => {
     service = await start();
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   const save = (body: Record<string, unknown>) => service.post('/api/chat/saveMessage', body);
   // Every message in the conversation order (created_at, then insertion): these tests write out of

@@ -142,7 +142,7 @@ describe('text to speech over HTTP: streamed audio from the embedded engine', fu
   before(async () => {
     service = await startTestService({ TTS_CACHE_BYTES: '0' });
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   it('a client that hangs up mid-stream is no fault: nothing is logged as one, and the next request is whole', async () => {
     const { logger, lines } = capturedLogger('info');

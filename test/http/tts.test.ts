@@ -383,7 +383,7 @@ describe('text to speech over HTTP, with the embedded engine (no configuration)'
   before(async () => {
     service = await startTestService();
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   it('GET /api/tts?text=Hello gives a playable 22,050 Hz mono WAV of about half a second', async () => {
     const res = await fetchAudio(service, '/api/tts?text=Hello');

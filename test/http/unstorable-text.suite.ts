@@ -18,7 +18,7 @@ export function unstorableTextSuite(start: () => Promise<TestService>): void {
   before(async () => {
     service = await start();
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   const ids = () => ({ user_id: uid('user'), conversation_id: uid('conv') });
   const message = (extra: Record<string, unknown>) => ({ ...ids(), role: 'user', text: 'fine', ...extra });

@@ -9,7 +9,7 @@ describe('usage with identity on', () => {
   before(async () => {
     service = await startIdentityTestService({ LIMIT_REQUESTS_PER_MINUTE: '100' }, { speechSynthesizer: new FakeSpeechSynthesizer() });
   });
-  after(() => service.stop());
+  after(() => service?.stop());
 
   const as = async (user: string) => ({ authorization: `Bearer ${await service.provider.token(user)}` });
 

@@ -44,7 +44,7 @@ export function usageSuite(start: StartService): void {
       engine = new FakeSpeechSynthesizer();
       service = await start({}, { speechSynthesizer: engine });
     });
-    after(() => service.stop());
+    after(() => service?.stop());
 
     it('chat, plain and streamed: each request, and the tokens the model counted', async () => {
       const user = uid('u');
@@ -204,7 +204,7 @@ export function usageSuite(start: StartService): void {
     before(async () => {
       service = await start({ LIMIT_REQUESTS_PER_MINUTE: '2' }, { speechSynthesizer: new FakeSpeechSynthesizer() });
     });
-    after(() => service.stop());
+    after(() => service?.stop());
     beforeEach(() => awayFromMinuteEdge());
 
     it('the request past the limit is 429 with Retry-After and both kinds of headers; it counts nothing; others are not held back', async () => {
