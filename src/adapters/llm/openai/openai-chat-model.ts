@@ -6,6 +6,7 @@ import { systemPromptFor } from '../../../domain/persona.js';
 import { tokenUsage } from '../../../domain/reply.js';
 import { ChatModelFailedError } from '../../../domain/errors.js';
 import { storableText, truncateCodePoints } from '../../../domain/text.js';
+import { bodyOf, modelFetch } from './model-fetch.js';
 import { fetchWithinDeadline, UpstreamCall } from './upstream-call.js';
 
 import { OPENAI_BASE_URL } from './openai-base-url.js';
@@ -49,10 +50,10 @@ export class OpenAiChatModel implements ChatModel {
       timeout: this.timeoutMs,
       maxRetries: options.maxRetries ?? 2,
       logLevel: 'off', // its console lines would break our JSON logs; failures reach us as errors
-      fetch: fetchWithinDeadline(this.timeoutMs),
-      // A model's API answers, it does not redirect. Without these, fetch (the Fetch standard, which
-      // undici follows) clones every request before sending it, teeing its body into two streams.
-      fetchOptions: { redirect: 'error', window: null },
+      // Over node:http rather than fetch (model-fetch.ts: a third of a thousand streams' CPU less).
+      fetch: fetchWithinDeadline(this.timeoutMs, modelFetch()),
+      // A model's API answers, it does not redirect.
+      fetchOptions: { redirect: 'error' },
     });
   }
 
@@ -120,7 +121,7 @@ export class OpenAiChatModel implements ChatModel {
       try {
         // The body is read to its end even after `[DONE]`, so that the connection is left whole for the
         // next request; a server that keeps it open past `[DONE]` is given a moment (call.ending).
-        for await (const bytes of (response.body ?? []) as AsyncIterable<Uint8Array>) {
+        for await (const bytes of bodyOf(response)) {
           if (ended) continue;
           parser.feed(decoder.decode(bytes, { stream: true }));
           // Only events count as signs of life: comments alone (keep-alives) do not hold a silent model open.

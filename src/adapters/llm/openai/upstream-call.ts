@@ -121,11 +121,12 @@ const END_GRACE_MS = 200;
 /**
  * The SDK's fetch, with a bound on how long a server may ask it to wait before a retry: the SDK
  * sleeps out any Retry-After (a day, if a server says so). A wait longer than the call may last is
- * not waited for; the server's answer (a 429, say) is the call's, at once.
+ * not waited for; the server's answer (a 429, say) is the call's, at once. `send` makes the request
+ * (fetch itself, or modelFetch).
  */
-export function fetchWithinDeadline(timeoutMs: number): typeof fetch {
+export function fetchWithinDeadline(timeoutMs: number, send: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
-    const response = await fetch(input, init);
+    const response = await send(input, init);
     if (response.ok || retryAfterMs(response.headers) <= timeoutMs) return response;
     const headers = new Headers(response.headers);
     headers.set('x-should-retry', 'false');
