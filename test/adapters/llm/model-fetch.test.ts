@@ -81,6 +81,28 @@ describe('modelFetch (the language model over node:http)', () => {
     expect((error as { cause?: { code?: string } }).cause?.code).to.equal('ECONNREFUSED');
   });
 
+  it("a connection idle for close to the server's keep-alive time is not used again: the server may be closing it", async () => {
+    // The server says it keeps a connection 2 s (Keep-Alive: timeout=2); the client gives it up a second before.
+    const keeping = createServer((_req, res) => res.end('{}'));
+    keeping.keepAliveTimeout = 2000;
+    let connections = 0;
+    keeping.on('connection', () => connections++);
+    keeping.listen(0, '127.0.0.1');
+    await once(keeping, 'listening');
+    const at = `http://127.0.0.1:${(keeping.address() as AddressInfo).port}/`;
+    try {
+      await (await send(at)).text();
+      await (await send(at)).text();
+      expect(connections, 'one connection for two calls in a row').to.equal(1);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await (await send(at)).text();
+      expect(connections, 'a new connection after 1.5 s idle').to.equal(2);
+    } finally {
+      keeping.closeAllConnections();
+      keeping.close();
+    }
+  });
+
   it('an abort before the request, or while the body flows, ends it with an AbortError', async () => {
     const early = new AbortController();
     early.abort();
