@@ -14,12 +14,13 @@ export const skippedFile = () => join(tmpdir(), `mocha-skipped-${process.env.MOC
  * mocha's own count of pending tests.
  */
 export function mochaGlobalTeardown(): void {
+  const file = skippedFile();
   let reasons: string[];
   try {
-    reasons = [...new Set(readFileSync(skippedFile(), 'utf8').split('\n').filter(Boolean))];
+    reasons = [...new Set(readFileSync(file, 'utf8').split('\n').filter(Boolean))];
   } catch {
     return; // nothing was skipped
   }
-  rmSync(skippedFile(), { force: true });
+  rmSync(file, { force: true });
   console.warn(`\n  Skipped on this machine (CI runs them all):\n${reasons.map((reason) => `    - ${reason}`).join('\n')}`);
 }

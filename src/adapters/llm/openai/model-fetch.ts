@@ -2,6 +2,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { abortReason } from './upstream-call.js';
 
 /**
  * The `fetch` the OpenAI SDK is given for the language model: the same requests and answers,
@@ -11,11 +12,11 @@ import zlib from 'node:zlib';
  * to 3.7 s of CPU where `node:http` took 1.6 to 1.9 s.
  *
  * What the SDK relies on is kept: a `Response` (status, headers, a body it can read), the
- * request's signal (an abort before or after the answer's head ends it with an AbortError), a
+ * request's signal (an abort before or after the answer's head ends it with the signal's reason), a
  * failure to connect as fetch's `TypeError('fetch failed')` with its cause, and
  * `redirect: 'error'` (a redirect is such a failure, caused by `unexpected redirect`). The body
  * of an event stream is read through `bodyOf` as Node's stream, one `Buffer` per read of the
- * socket; its `Response.body` is made only if somebody reads it. Any other answer (JSON, an
+ * socket; its `Response.body` reads nothing unless somebody reads it. Any other answer (JSON, an
  * error) is read whole first. A request body other than a string or bytes goes to `fetch`.
  */
 export function modelFetch(): typeof fetch {
@@ -25,22 +26,22 @@ export function modelFetch(): typeof fetch {
     return new Promise<Response>((resolve, reject) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
       const { signal } = init;
-      if (signal?.aborted) return reject(abortError(signal));
+      if (signal?.aborted) return reject(abortReason(signal));
       const headers = Object.fromEntries(new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined)));
       if (body !== undefined && body !== null) headers['content-length'] = String(Buffer.byteLength(body));
       const secure = url.protocol === 'https:';
       const request = (secure ? https : http).request(url, { method: init.method ?? 'GET', headers, agent: secure ? AGENTS.https : AGENTS.http });
       let answer: IncomingMessage | undefined;
       const onAbort = () => {
-        const error = abortError(signal!);
-        if (answer) answer.destroy(error);
-        request.destroy(error);
+        const reason = abortReason(signal!) as Error;
+        if (answer) answer.destroy(reason);
+        request.destroy(reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       const release = () => signal?.removeEventListener('abort', onAbort);
       request.on('error', (error) => {
         release();
-        reject(error.name === 'AbortError' ? error : new TypeError('fetch failed', { cause: error }));
+        reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: error }));
       });
       request.on('response', (res) => {
         answer = res;
@@ -70,7 +71,7 @@ export function modelFetch(): typeof fetch {
         }
         const chunks: Buffer[] = [];
         source.on('data', (chunk: Buffer) => chunks.push(chunk));
-        source.once('error', (error) => reject(error.name === 'AbortError' ? error : new TypeError('terminated', { cause: error })));
+        source.once('error', (error) => reject(signal?.aborted ? abortReason(signal) : new TypeError('terminated', { cause: error })));
         source.once('end', () => {
           const response = answered(NULL_BODY.has(meta.status) ? null : Buffer.concat(chunks));
           if (response) resolve(response);
@@ -136,10 +137,4 @@ function lazyWebStream(source: Readable): ReadableStream<Uint8Array> {
     },
     { highWaterMark: 0 },
   );
-}
-
-function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  return Object.assign(new Error('This operation was aborted', { cause: reason }), { name: 'AbortError' });
 }

@@ -122,9 +122,9 @@ const END_GRACE_MS = 200;
  * The SDK's fetch, with a bound on how long a server may ask it to wait before a retry: the SDK
  * sleeps out any Retry-After (a day, if a server says so). A wait longer than the call may last is
  * not waited for; the server's answer (a 429, say) is the call's, at once. `send` makes the request
- * (fetch itself, or modelFetch).
+ * (modelFetch).
  */
-export function fetchWithinDeadline(timeoutMs: number, send: typeof fetch = fetch): typeof fetch {
+export function fetchWithinDeadline(timeoutMs: number, send: typeof fetch): typeof fetch {
   return async (input, init) => {
     const response = await send(input, init);
     if (response.ok || retryAfterMs(response.headers) <= timeoutMs) return response;
@@ -151,6 +151,7 @@ function causes(error: unknown): unknown[] {
   return found;
 }
 
-function abortReason(signal: AbortSignal): unknown {
+/** Why `signal` was aborted, as fetch rejects with it (an AbortError when it gives no reason). */
+export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? Object.assign(new Error('The operation was aborted'), { name: 'AbortError' });
 }
