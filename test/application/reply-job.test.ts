@@ -160,6 +160,104 @@ describe('Naming a conversation with the model (TITLE_MODE=model)', () => {
     expect([named?.title, named?.titleSource]).to.deep.equal(['Rain tomorrow', 'generated']);
   });
 
+  /** A model whose streamed answer to each question waits for that question's own gate; title requests are counted. */
+  function modelGatedPerQuestion(): { model: ChatModel; titleCalls: () => number; open: (question: string) => void } {
+    let titles = 0;
+    const gates = new Map<string, { opened: Promise<void>; open: () => void }>();
+    const gate = (question: string) => {
+      let entry = gates.get(question);
+      if (!entry) {
+        let open = () => {};
+        const opened = new Promise<void>((resolve) => (open = resolve));
+        gates.set(question, (entry = { opened, open }));
+      }
+      return entry;
+    };
+    const model: ChatModel = {
+      name: 'gated',
+      async complete(request) {
+        titles++;
+        return { text: `About ${request.text}`, finishReason: 'stop', model: 'gated-1', usage: null };
+      },
+      async *stream(request, signal) {
+        // A stop ends the wait (ReplyJob aborts the call).
+        if (request.text === 'fails') throw new Error('the model is down');
+        const stopped = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()));
+        await Promise.race([gate(request.text).opened, stopped]);
+        if (signal?.aborted) return;
+        yield { type: 'delta', text: 'First words, ' };
+        await Promise.race([gate(`${request.text} (rest)`).opened, stopped]);
+        if (signal?.aborted) return;
+        yield { type: 'delta', text: 'then the rest.' };
+        yield { type: 'finish', finishReason: 'stop', model: 'gated-1', usage: null };
+      },
+    };
+    return { model, titleCalls: () => titles, open: (question) => gate(question).open() };
+  }
+
+  it("on a busy instance, a title waits while another reply there still waits for its first piece, and is asked once that piece is out", async () => {
+    const { model, titleCalls, open } = modelGatedPerQuestion();
+    const app = chatApplication(model, { titles: 'model', replies: { titlesAtOnceUnder: 0, titlesWaitMs: 60_000 } });
+    const first = await app.stream.execute({ userId: 'u', text: 'one' });
+    const second = await app.stream.execute({ userId: 'v', text: 'two' });
+    open('one');
+    for (let i = 0; i < 5; i++) await turnOver();
+    expect(titleCalls(), "the first reply's first piece is out, the second's is not").to.equal(0);
+    open('two');
+    for (let i = 0; i < 5; i++) await turnOver();
+    expect(titleCalls(), 'both first pieces out: both titles asked').to.equal(2);
+    open('one (rest)');
+    open('two (rest)');
+    for (const reply of [first, second]) {
+      const job = app.jobs.local(reply.messageId)!;
+      await job.done;
+      expect(job.title).to.deep.include({ source: 'generated' });
+    }
+    expect(titleCalls(), 'each title asked once').to.equal(2);
+  });
+
+  it('a waiting title is asked after titlesWaitMs even while another reply never gets its first piece', async () => {
+    const { model, titleCalls, open } = modelGatedPerQuestion();
+    const app = chatApplication(model, { titles: 'model', replies: { titlesAtOnceUnder: 0, titlesWaitMs: 30 } });
+    const stuck = await app.stream.execute({ userId: 'u', text: 'stuck' });
+    const first = await app.stream.execute({ userId: 'v', text: 'one' });
+    open('one');
+    for (let i = 0; i < 5; i++) await turnOver();
+    expect(titleCalls(), 'still waiting').to.equal(0);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(titleCalls(), 'asked once the wait is over').to.equal(1);
+    open('one (rest)');
+    await app.jobs.local(first.messageId)!.done;
+    app.jobs.local(stuck.messageId)!.stop('cancelled');
+    await app.jobs.local(stuck.messageId)!.done;
+  });
+
+  it('a reply that ends while its title still waits asks for it at its end, and the conversation gets the model title', async () => {
+    const { model, titleCalls, open } = modelGatedPerQuestion();
+    const app = chatApplication(model, { titles: 'model', replies: { titlesAtOnceUnder: 0, titlesWaitMs: 60_000 } });
+    const stuck = await app.stream.execute({ userId: 'u', text: 'stuck' });
+    const quick = await app.stream.execute({ userId: 'v', text: 'quick' });
+    open('quick');
+    open('quick (rest)');
+    await app.jobs.local(quick.messageId)!.done;
+    expect(titleCalls(), 'asked at the end').to.equal(1);
+    for (let i = 0; i < 10; i++) await turnOver();
+    const named = await app.unitOfWork.run((r) => r.conversations.summary(quick.conversationId));
+    expect(named?.titleSource).to.equal('generated');
+    app.jobs.local(stuck.messageId)!.stop('cancelled');
+    await app.jobs.local(stuck.messageId)!.done;
+  });
+
+  it('on a busy instance, a reply that fails before its first piece asks for no title', async () => {
+    const { model, titleCalls } = modelGatedPerQuestion();
+    const app = chatApplication(model, { titles: 'model', replies: { titlesAtOnceUnder: 0, titlesWaitMs: 10 } });
+    const failed = await app.stream.execute({ userId: 'u', text: 'fails' });
+    const end = await app.jobs.local(failed.messageId)!.done;
+    expect(end.failure).to.not.equal(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(titleCalls()).to.equal(0);
+  });
+
   it('a reply made whole (POST /v1/chat) asks for its title at once, beside the reply, busy or not', async () => {
     const { model, titleCalls, open } = gatedModel();
     const app = chatApplication(model, { titles: 'model', replies: { titlesAtOnceUnder: 0 } });

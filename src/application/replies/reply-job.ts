@@ -18,14 +18,19 @@ export interface ReplySettings {
   staleMs: number;
   /**
    * While fewer replies than this are being made here, a new conversation's title is asked for at
-   * once, beside its reply; from this many on, once the reply's first piece is out, so that the
-   * extra model calls do not hold up everyone's first words (TITLES_AT_ONCE_UNDER by default).
+   * once, beside its reply; from this many on, once the reply's first piece is out and no other
+   * reply here still waits for its first piece (at most `titlesWaitMs` after its own), so that the
+   * extra model calls do not hold up anyone's first words (TITLES_AT_ONCE_UNDER by default).
    */
   titlesAtOnceUnder?: number;
+  /** How long, at most, a busy instance's title waits for the other replies' first pieces (TITLES_WAIT_MS by default). */
+  titlesWaitMs?: number;
 }
 
 /** Replies in progress on this instance from which titles wait for their reply's first piece (ReplySettings.titlesAtOnceUnder). */
 export const TITLES_AT_ONCE_UNDER = 32;
+/** How long, at most, a title waits for the first pieces of the other replies on a busy instance (ReplySettings.titlesWaitMs). */
+export const TITLES_WAIT_MS = 3000;
 
 /** Tries at storing a reply's end (waits of 2, 4 and 8 write intervals between them: 3.5 s by default). */
 const FINISH_ATTEMPTS = 4;
@@ -57,7 +62,8 @@ export interface Naming {
   fallback: string;
   /**
    * Asks the model for its proposal, once: every call answers the same promise. Asked beside the
-   * reply, or, on a busy instance, once the reply's first piece is out (ReplySettings.titlesAtOnceUnder).
+   * reply, or, on a busy instance, once the first pieces are out (ReplySettings.titlesAtOnceUnder),
+   * and at the reply's end at the latest.
    */
   propose?: () => Promise<string | null>;
   /** Stores a late proposal (unless the user named the conversation meanwhile). */
@@ -121,6 +127,8 @@ export class ReplyJob implements WrittenReply {
     private readonly settings: ReplySettings,
     private readonly naming?: Naming,
     private readonly tokens?: ReplyTokens,
+    /** Told once: when the first piece is out (its listeners have it a macrotask later), or at the end when none came. */
+    private readonly firstWords?: () => void,
   ) {
     writes.add(this);
     this.done = this.run(generate);
@@ -166,8 +174,7 @@ export class ReplyJob implements WrittenReply {
           this.length += replyLength(chunk.text);
           this.changes.notify();
           this.writes.soon(this);
-          // Unless it was asked at once, the title is asked after the first piece's listeners have written it (a macrotask later).
-          if (this.recent.length === 1 && this.firstRecent === 0 && this.naming?.propose) setImmediate(this.naming.propose);
+          if (this.recent.length === 1 && this.firstRecent === 0) this.firstWords?.();
         }
       }
       if (!this.stopReason && modelEnd === null) throw new ChatModelFailedError('the language model stopped without finishing its reply');

@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { TokenUsage } from '../ports/chat-model.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { ReplyBroadcast } from './reply-broadcast.js';
-import { ReplyJob, TITLES_AT_ONCE_UNDER, type Generate, type Naming, type ReplySettings } from './reply-job.js';
+import { ReplyJob, TITLES_AT_ONCE_UNDER, TITLES_WAIT_MS, type Generate, type Naming, type ReplySettings } from './reply-job.js';
 import { ReplyWrites } from './reply-writes.js';
 import { delay } from './signals.js';
 
@@ -27,6 +27,11 @@ export class ReplyJobs {
   private readonly unfollow: () => void;
   /** Set once the shutdown's deadline has passed: a job started after it is interrupted at once. */
   private pastDeadline = false;
+  /** Jobs whose first piece has not come yet. */
+  private awaitingFirstWords = 0;
+  /** Titles of a busy instance, waiting until no job awaits its first piece (or `titlesWaitMs`). */
+  private titlesWaiting: (() => unknown)[] = [];
+  private titlesTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: UnitOfWork,
@@ -48,16 +53,53 @@ export class ReplyJobs {
    */
   start(reply: Message, generate: Generate, naming?: Naming, estimate?: (text: string) => TokenUsage): ReplyJob {
     const tokens = this.usage ? { recorder: this.usage, estimate } : undefined;
-    // A quiet instance asks for the title beside the reply; a busy one once its first piece is out (ReplyJob).
-    if (this.jobs.size < (this.settings.titlesAtOnceUnder ?? TITLES_AT_ONCE_UNDER)) void naming?.propose?.();
-    const job = new ReplyJob(reply, generate, this.store, this.writes, this.clock, this.settings, naming, tokens);
+    // A quiet instance asks for the title beside the reply; a busy one once the first pieces are out (firstWordsOut).
+    const atOnce = this.jobs.size < (this.settings.titlesAtOnceUnder ?? TITLES_AT_ONCE_UNDER);
+    if (atOnce) void naming?.propose?.();
+    const later = atOnce ? undefined : naming?.propose;
+    this.awaitingFirstWords++;
+    let awaiting = true;
+    const firstWords = (came = true) => {
+      if (!awaiting) return;
+      awaiting = false;
+      // A reply that ended without a piece asks for no title (its end asked for one if it answered).
+      this.firstWordsOut(came ? later : undefined);
+    };
+    const job = new ReplyJob(reply, generate, this.store, this.writes, this.clock, this.settings, naming, tokens, firstWords);
     this.jobs.set(reply.messageId, job);
     void job.done.finally(() => {
+      firstWords(false);
       this.jobs.delete(reply.messageId);
       this.broadcasts.delete(reply.messageId);
     });
     if (this.pastDeadline) job.stop('interrupted');
     return job;
+  }
+
+  /**
+   * A job's first piece is out (or it ended without one). Its title, when it waits, is asked
+   * once no job here awaits its first piece, or `titlesWaitMs` after the first title began to
+   * wait, a macrotask later (the piece's listeners have written it): a burst of new conversations
+   * gets its first words out before the model is asked for their titles.
+   */
+  private firstWordsOut(title: (() => unknown) | undefined): void {
+    this.awaitingFirstWords--;
+    if (title) this.titlesWaiting.push(title);
+    if (this.titlesWaiting.length === 0) return;
+    if (this.awaitingFirstWords === 0) return this.askTitles();
+    if (this.titlesTimer) return;
+    this.titlesTimer = setTimeout(() => this.askTitles(), this.settings.titlesWaitMs ?? TITLES_WAIT_MS);
+    this.titlesTimer.unref();
+  }
+
+  private askTitles(): void {
+    clearTimeout(this.titlesTimer);
+    this.titlesTimer = undefined;
+    const waiting = this.titlesWaiting;
+    this.titlesWaiting = [];
+    setImmediate(() => {
+      for (const propose of waiting) void propose();
+    });
   }
 
   /** The job producing this reply here, if any. */
