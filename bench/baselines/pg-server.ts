@@ -171,7 +171,7 @@ const CHAT_BEGIN = `with recursive locked as materialized (
 const CHAT_FINISH = `with current as (select * from messages where message_id = $1),
   locked as materialized (select conversation_id, head_id from conversations where conversation_id = (select conversation_id from current) for no key update),
   finished as (
-    update messages set text = $2, metadata = $3::jsonb, status = 'completed', progress_at = null, finish_reason = 'stop'
+    update messages set text = $2, draft = null, metadata = $3::jsonb, status = 'completed', progress_at = null, finish_reason = 'stop'
     where message_id = $1 and status = 'in_progress' and $2 <> '' and exists (select 1 from locked) returning *),
   removed as (
     delete from messages where message_id = $1 and status = 'in_progress' and $2 = '' and exists (select 1 from locked)

@@ -178,7 +178,7 @@ export class PostgresReplyRepository implements ReplyRepository {
       // Conversation first: a reply added here updates its message_count (trigger).
       sql`/* replies.reopen */ with ${conversationFirst(reply.conversationId)},
        replaced as (
-         update messages set message_id = ${reply.messageId}, text = '', status = 'in_progress', metadata = ${JSON.stringify(reply.metadata)}::jsonb,
+         update messages set message_id = ${reply.messageId}, text = '', draft = null, status = 'in_progress', metadata = ${JSON.stringify(reply.metadata)}::jsonb,
            created_at = ${reply.createdAt}, progress_at = ${reply.progressAt}, finish_reason = null
          where message_id = (${latest}) and status = 'completed' and finish_reason = any(${textArray(CUT_SHORT)})
            and exists (select 1 from locked)
@@ -201,7 +201,7 @@ export class PostgresReplyRepository implements ReplyRepository {
     if (advances.length === 0) return [];
     const rows = await this.db.rows<{ message_id: string }>(
       sql`/* replies.advance */ with advanced as (
-         update messages m set text = left(m.text, v.from_point) || v.piece, progress_at = ${at}
+         update messages m set draft = left(coalesce(m.draft, m.text), v.from_point) || v.piece, progress_at = ${at}
          from unnest(${textArray(advances.map((a) => a.replyId))}, ${advances.map((a) => a.from)}::int[], ${textArray(advances.map((a) => a.text))})
            as v (message_id, from_point, piece)
          where m.message_id = v.message_id and m.status = 'in_progress' returning m.message_id)
@@ -225,7 +225,7 @@ export class PostgresReplyRepository implements ReplyRepository {
       sql`/* replies.finish */ with current as (select * from messages where message_id = ${id}),
        ${conversationFirst(sql`(select conversation_id from current)`)},
        finished as (
-         update messages set text = ${reply.text}, metadata = ${JSON.stringify(reply.metadata)}::jsonb, status = 'completed',
+         update messages set text = ${reply.text}, draft = null, metadata = ${JSON.stringify(reply.metadata)}::jsonb, status = 'completed',
            progress_at = null, finish_reason = ${reply.finishReason}
          where message_id = ${id} and status = 'in_progress' and ${reply.text} <> '' and exists (select 1 from locked) returning *),
        removed as (
@@ -290,11 +290,11 @@ export class PostgresReplyRepository implements ReplyRepository {
          select conversation_id from conversations where conversation_id in (select conversation_id from candidates)
          order by conversation_id for no key update),
        stale as (
-         select message_id, conversation_id, text from messages
+         select message_id, conversation_id, coalesce(draft, text) as text from messages
          where ${stale} and conversation_id in (select conversation_id from locked)
          for update skip locked),
        finished as (
-         update messages m set status = 'completed', progress_at = null, finish_reason = 'interrupted'
+         update messages m set text = s.text, draft = null, status = 'completed', progress_at = null, finish_reason = 'interrupted'
          from stale s where m.message_id = s.message_id and s.text <> '' returning m.message_id, m.conversation_id),
        removed as (
          delete from messages m using stale s where m.message_id = s.message_id and s.text = ''

@@ -21,6 +21,8 @@ export interface MessageRow {
   user_id: string;
   role: Role;
   text: string;
+  /** A reply in progress: its text so far, when written since it began (Migration20261204000000); else null. */
+  draft?: string | null;
   created_at: Timestamp;
   metadata: Record<string, unknown>;
   reply_to: string | null;
@@ -48,7 +50,7 @@ export const toMessage = (row: MessageRow) =>
     conversationId: row.conversation_id,
     userId: row.user_id,
     role: row.role,
-    text: row.text,
+    text: row.draft ?? row.text,
     createdAt: toDate(row.created_at),
     metadata: row.metadata,
     replyTo: row.reply_to,
