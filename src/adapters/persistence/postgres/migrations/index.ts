@@ -9,6 +9,7 @@ import { Migration20261201000000 } from './Migration20261201000000.js';
 import { Migration20261202000000 } from './Migration20261202000000.js';
 import { Migration20261203000000 } from './Migration20261203000000.js';
 import { Migration20261204000000 } from './Migration20261204000000.js';
+import { Migration20261205000000 } from './Migration20261205000000.js';
 import { searchMigration } from './Migration20261127000000.js';
 
 /** What some migrations are made for: the text-search configuration of the search index (SEARCH_LANGUAGE). */
@@ -35,4 +36,5 @@ export const migrationsFor = (settings: MigrationSettings) => [
   { name: 'Migration20261202000000', class: Migration20261202000000 },
   { name: 'Migration20261203000000', class: Migration20261203000000 },
   { name: 'Migration20261204000000', class: Migration20261204000000 },
+  { name: 'Migration20261205000000', class: Migration20261205000000 },
 ];
