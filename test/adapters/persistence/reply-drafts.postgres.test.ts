@@ -2,10 +2,8 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { migrate, openPool } from '../../../src/adapters/persistence/postgres/database.js';
 import { PostgresUnitOfWork } from '../../../src/adapters/persistence/postgres/postgres-unit-of-work.js';
-import { Conversation } from '../../../src/domain/conversation.js';
-import { Message } from '../../../src/domain/message.js';
 import { finished } from '../../../src/domain/reply.js';
-import { uid } from '../../support/ids.js';
+import { begunTurn } from '../../support/begun-turn.js';
 import { createTestDatabase, requirePostgres } from '../../support/postgres.js';
 
 /**
@@ -37,15 +35,6 @@ describe('PostgreSQL: replies in progress are written to their draft', function 
     await database?.drop();
   });
 
-  async function begunTurn(createdAt = new Date()) {
-    const conversation = Conversation.create({ conversationId: uid('conv'), userId: uid('user'), createdAt });
-    const base = { conversationId: conversation.conversationId, userId: conversation.userId, createdAt, metadata: {} };
-    const userMessage = Message.create({ ...base, messageId: uid('msg'), role: 'user', text: 'hello', replyTo: null });
-    const reply = Message.create({ ...base, messageId: uid('reply'), role: 'assistant', text: '', metadata: { model: 'm' }, replyTo: userMessage.messageId, status: 'in_progress', progressAt: createdAt });
-    const record = await unitOfWork.run((r) => r.replies.begin({ conversation, userMessage, reply, historyLimit: 10 }), { atomic: false });
-    expect(record.opened).to.equal(true);
-    return { conversation, userMessage, reply };
-  }
   const row = async (messageId: string) =>
     (await client.query<{ text: string; draft: string | null; status: string }>('select text, draft, status from messages where message_id = $1', [messageId])).rows[0]!;
   const advance = (replyId: string, from: number, text: string) => unitOfWork.run((r) => r.replies.advance([{ replyId, from, text }], new Date()), { atomic: false });
@@ -68,7 +57,7 @@ describe('PostgreSQL: replies in progress are written to their draft', function 
 
   // First, on the fresh database: no other test's updates are still to be counted.
   it("progress writes stay on their row's page (HOT): no index entry for each", async () => {
-    const { reply } = await begunTurn();
+    const { reply } = await begunTurn(unitOfWork);
     const before = await updatesSince({ all: 0 }, 0);
     // One reply on a page with room for all its versions: whether an update is HOT then depends only on the columns it changes.
     for (let piece = 0; piece < 10; piece++) await advance(reply.messageId, piece * 6, 'words ');
@@ -78,7 +67,7 @@ describe('PostgreSQL: replies in progress are written to their draft', function 
   });
 
   it('keeps the text so far in the draft (text stays empty) and reads it as the reply\'s text; the finish moves it to text', async () => {
-    const { reply } = await begunTurn();
+    const { reply } = await begunTurn(unitOfWork);
     await advance(reply.messageId, 0, 'Grüße 👋 ');
     await advance(reply.messageId, [...'Grüße 👋 '].length, 'and more');
     expect(await row(reply.messageId)).to.deep.equal({ text: '', draft: 'Grüße 👋 and more', status: 'in_progress' });
@@ -92,7 +81,7 @@ describe('PostgreSQL: replies in progress are written to their draft', function 
   });
 
   it('a reply left in progress is finished as interrupted with its draft as its text', async () => {
-    const { reply } = await begunTurn(new Date(Date.now() - 60_000));
+    const { reply } = await begunTurn(unitOfWork, new Date(Date.now() - 60_000));
     await advance(reply.messageId, 0, 'Half an answer');
     await client.query("update messages set progress_at = now() - interval '1 hour' where message_id = $1", [reply.messageId]);
     await unitOfWork.run((r) => r.replies.interruptStale(new Date(Date.now() - 30_000), new Date()), { atomic: false });
@@ -100,7 +89,7 @@ describe('PostgreSQL: replies in progress are written to their draft', function 
   });
 
   it('a reply begun before the draft column (its text so far in text) goes on from that text', async () => {
-    const { reply } = await begunTurn();
+    const { reply } = await begunTurn(unitOfWork);
     await client.query('update messages set text = $2 where message_id = $1', [reply.messageId, 'Written before ']);
     await advance(reply.messageId, [...'Written before '].length, 'and after.');
     const found = await unitOfWork.run((r) => r.messages.findById(reply.messageId), { atomic: false });

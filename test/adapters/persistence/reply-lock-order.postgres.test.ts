@@ -2,9 +2,8 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { migrate, openPool } from '../../../src/adapters/persistence/postgres/database.js';
 import { PostgresUnitOfWork } from '../../../src/adapters/persistence/postgres/postgres-unit-of-work.js';
-import { Conversation } from '../../../src/domain/conversation.js';
-import { Message } from '../../../src/domain/message.js';
 import { cutShort, finished } from '../../../src/domain/reply.js';
+import { begunTurn } from '../../support/begun-turn.js';
 import { uid } from '../../support/ids.js';
 import { createTestDatabase, requirePostgres } from '../../support/postgres.js';
 
@@ -46,16 +45,6 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
     await database?.drop();
   });
 
-  /** A turn begun: the conversation, the user's message and its reply in progress, stored. */
-  async function begunTurn(createdAt = new Date()) {
-    const conversation = Conversation.create({ conversationId: uid('conv'), userId: uid('user'), createdAt });
-    const base = { conversationId: conversation.conversationId, userId: conversation.userId, createdAt, metadata: {} };
-    const userMessage = Message.create({ ...base, messageId: uid('msg'), role: 'user', text: 'hello', replyTo: null });
-    const reply = Message.create({ ...base, messageId: uid('reply'), role: 'assistant', text: '', metadata: { model: 'm' }, replyTo: userMessage.messageId, status: 'in_progress', progressAt: createdAt });
-    const record = await unitOfWork.run((r) => r.replies.begin({ conversation, userMessage, reply, historyLimit: 10 }), { atomic: false });
-    expect(record.opened).to.equal(true);
-    return { conversation, userMessage, reply };
-  }
 
   /** Resolves once a statement named `name` waits for a lock. */
   async function waitingForLock(name: string): Promise<void> {
@@ -86,7 +75,7 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
   }
 
   it('replies.finish waits for the conversation before it touches the reply', async () => {
-    const turn = await begunTurn();
+    const turn = await begunTurn(unitOfWork);
     await holdConversation(turn.conversation.conversationId);
     const answered = finished(turn.reply, 'the whole answer', { finishReason: 'stop', model: 'm', usage: null });
     const finishing = unitOfWork.run((r) => r.replies.finish(answered, new Date()), { atomic: false });
@@ -101,7 +90,7 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
   });
 
   it('replies.reopen waits for the conversation before it adds a reply (message_count), and yields to one added meanwhile', async () => {
-    const turn = await begunTurn();
+    const turn = await begunTurn(unitOfWork);
     const removed = await unitOfWork.run((r) => r.replies.finish(cutShort(turn.reply, 'cancelled'), new Date()), { atomic: false });
     expect(removed, 'an empty reply is removed').to.equal(null);
     await holdConversation(turn.conversation.conversationId);
@@ -117,12 +106,12 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
   });
 
   it('replies.reopen replaces a reply cut short, and opens one where none stands', async () => {
-    const turn = await begunTurn();
+    const turn = await begunTurn(unitOfWork);
     await unitOfWork.run((r) => r.replies.finish(cutShort(turn.reply.with({ text: 'half' }), 'cancelled'), new Date()), { atomic: false });
     const replacement = turn.reply.with({ messageId: uid('reply') });
     expect((await unitOfWork.run((r) => r.replies.reopen(replacement), { atomic: false }))?.toProps()).to.include({ messageId: replacement.messageId, text: '', status: 'in_progress' });
 
-    const other = await begunTurn();
+    const other = await begunTurn(unitOfWork);
     await unitOfWork.run((r) => r.replies.finish(other.reply, new Date()), { atomic: false }); // empty: removed
     const opened = other.reply.with({ messageId: uid('reply') });
     expect((await unitOfWork.run((r) => r.replies.reopen(opened), { atomic: false }))?.messageId).to.equal(opened.messageId);
@@ -130,7 +119,7 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
   });
 
   it('replies.interrupt_stale waits for the conversation before it touches the reply', async () => {
-    const turn = await begunTurn(new Date(Date.now() - 60_000));
+    const turn = await begunTurn(unitOfWork, new Date(Date.now() - 60_000));
     await unitOfWork.run((r) => r.replies.advance([{ replyId: turn.reply.messageId, from: 0, text: 'half an ans' }], new Date(Date.now() - 60_000)), { atomic: false });
     await holdConversation(turn.conversation.conversationId);
     const sweeping = unitOfWork.run((r) => r.replies.interruptStale(new Date(Date.now() - 30_000), new Date()), { atomic: false });
@@ -147,7 +136,7 @@ describe('PostgreSQL: a conversation\'s row is locked before its messages are ch
   });
 
   it('messages.delete_owned waits for the conversation before it deletes (message_count)', async () => {
-    const turn = await begunTurn();
+    const turn = await begunTurn(unitOfWork);
     await holdConversation(turn.conversation.conversationId);
     const deleting = unitOfWork.run((r) => r.messages.deleteOwned(turn.conversation.conversationId, turn.conversation.userId, null), { atomic: false });
     try {
