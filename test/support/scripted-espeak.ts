@@ -17,7 +17,7 @@ const VARIANTS = [
  * eSpeak NG and LAME stand-ins for testing the synthesizer's order of work: speech is a tone
  * as long as the text needs, MP3 is a few bytes; every step lands in `events` ("speak 1 asked",
  * "speak 1 done", "encode 0"), the number being the part's order. `holdFrom(n)` keeps the
- * speech of parts n and later from finishing until `release()`; `warmUp` can be held too.
+ * speech of parts n and later from finishing until `release()`; `warmUp` and the voice listing can be held too.
  */
 export class ScriptedEspeak implements EspeakRunner, Mp3Encoder {
   readonly name = 'scripted';
@@ -28,6 +28,8 @@ export class ScriptedEspeak implements EspeakRunner, Mp3Encoder {
   /** When set, warmUp waits for it. */
   warmUpGate: Promise<void> | undefined;
   warmUpFailure: Error | undefined;
+  /** When set, listing the voices waits for it. */
+  listingGate: Promise<void> | undefined;
   private heldFrom = Infinity;
   private gate: Promise<void> = Promise.resolve();
   private open: () => void = () => {};
@@ -53,6 +55,7 @@ export class ScriptedEspeak implements EspeakRunner, Mp3Encoder {
 
   async listVoices(which: 'languages' | 'variants'): Promise<string[]> {
     this.listings++;
+    await this.listingGate;
     return which === 'languages' ? LANGUAGES : VARIANTS;
   }
 

@@ -1,6 +1,7 @@
 import type { AudioChunk, SpeechRequest, SpeechSynthesizer, Voice } from '../../application/ports/speech-synthesizer.js';
 import { CapacityExhaustedError, SpeechEngineTimedOutError } from '../../domain/errors.js';
 import { BoundedConcurrency } from './bounded-concurrency.js';
+import { untilAborted } from './until-aborted.js';
 
 export interface SpeechLimits {
   /** Syntheses that may run at once. */
@@ -85,14 +86,4 @@ export class LimitedSpeechSynthesizer implements SpeechSynthesizer {
       }
     }
   }
-}
-
-/** The promise's outcome, or the signal's reason as soon as it aborts (even if the work goes on). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

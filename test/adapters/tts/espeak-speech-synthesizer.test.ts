@@ -49,6 +49,18 @@ describe('eSpeak NG speech synthesizer: the order of its work (scripted engine)'
     for (let i = 0; i + 2 < parts; i++) expect(at(`encode ${i}`), `part ${i}`).to.be.below(at(`speak ${i + 2} asked`));
   });
 
+  it('an abort while the voices are still being listed (the engine starting) rejects with its reason at once', async () => {
+    let listed = () => {};
+    engine.listingGate = new Promise((resolve) => (listed = resolve));
+    const controller = new AbortController();
+    const reason = new Error('deadline passed');
+    const pending = synthesizer.synthesize(request('mp3'), controller.signal).next().then(() => null, (e: unknown) => e);
+    controller.abort(reason);
+    expect(await pending).to.equal(reason);
+    expect(engine.events).to.deep.equal([]);
+    listed();
+  });
+
   it('warmUp warms the runner and the encoder and lists the voices; speech afterwards lists them no more', async () => {
     await synthesizer.warmUp();
     expect(engine.warmUps).to.equal(2); // the runner's and the encoder's (one object here)

@@ -7,6 +7,7 @@ import { limitSilence } from '../audio/silence.js';
 import { monoSamples, readWav } from '../audio/wav.js';
 import type { EspeakRunner } from './espeak-runner.js';
 import { EspeakVoiceCatalog } from './espeak-voice-catalog.js';
+import { untilAborted } from '../until-aborted.js';
 
 export interface EspeakSettings {
   /** A voice id (TTS_VOICE); `en-us` when not given. */
@@ -94,7 +95,8 @@ export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
 
   async *synthesize(request: SpeechRequest, signal?: AbortSignal): AsyncGenerator<AudioChunk> {
     signal?.throwIfAborted();
-    const voice = (await this.voiceCatalog()).find(request.voice);
+    // Listing the voices may start the engine (seconds on a busy machine): an abort does not wait for it.
+    const voice = (await untilAborted(this.voiceCatalog(), signal)).find(request.voice);
     if (!voice) throw new VoiceNotFoundError(request.voice);
     const parts = speechParts(request.text);
     if (parts.length === 0) parts.push(request.text);

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { SpeechEngineFailedError } from '../../../domain/errors.js';
 import { espeakFiles, wasmLameFiles } from './engine-files.js';
 import { ESPEAK_WORKER_SOURCE } from './espeak-worker-source.js';
+import { untilAborted } from '../until-aborted.js';
 
 export type WorkerJob =
   | { kind: 'espeak'; args: string[]; input: string }
@@ -123,8 +124,8 @@ export class EspeakWorkerPool {
   private async run(job: WorkerJob, transfer: ArrayBuffer[], signal: AbortSignal | undefined, order: number): Promise<unknown> {
     signal?.throwIfAborted();
     if (this.closed) throw new SpeechEngineFailedError('the speech engine is shutting down');
-    this.wasmModule ??= await espeakModule();
-    signal?.throwIfAborted();
+    // Compiling the engine is shared work that goes on; an abort does not wait for it.
+    this.wasmModule ??= await untilAborted(espeakModule(), signal);
     return new Promise((resolve, reject) => {
       const task: Task = { id: this.nextId++, job, order, transfer, resolve, reject, signal, onAbort: () => this.abort(task) };
       signal?.addEventListener('abort', task.onAbort, { once: true });
