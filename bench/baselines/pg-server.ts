@@ -26,6 +26,7 @@ import { elizaReply } from '../../src/adapters/llm/offline/eliza-rules.js';
 import { titleFromFirstMessage } from '../../src/domain/conversation.js';
 import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
 import { TableStatistics } from '../../src/adapters/persistence/postgres/table-statistics.js';
+import { CHAT_BEGIN, CHAT_FINISH } from './chat-statements.js';
 
 const BODY_LIMIT = 1_048_576;
 const MAX_TEXT = 32_000;
@@ -107,86 +108,6 @@ const SAVE = `with ${CLAIM}
   on conflict (message_id) do update set message_id = excluded.message_id
   returning *, xmax = 0 as inserted`;
 
-// POST /v1/chat runs the service's own two statements (replies.begin and replies.finish in
-// src/adapters/persistence/postgres/postgres-reply-repository.ts), copied as SQL with each value
-// bound once. Begin: lock the conversation, claim it (creating user and conversation when new),
-// store the user's message and open the reply in progress (the insert trigger moves the head and
-// the count), and read the finished messages of the branch above the question (the path from the
-// head up; the statement's snapshot does not see its own inserts). Finish: the reply completed,
-// the conversation's last activity moved (and its title set on the first turn).
-const CHAT_BEGIN = `with recursive locked as materialized (
-    select conversation_id, head_id from conversations where conversation_id = $1 for no key update),
-  sent as (select * from rows from (json_to_recordset($2::json) as (
-      message_id text, conversation_id text, user_id text, role text, text text, created_at timestamptz,
-      metadata jsonb, reply_to text, parent_id text, status text, progress_at timestamptz, finish_reason text))
-    with ordinality as input(message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, parent_id, status, progress_at, finish_reason, ord)),
-  input as materialized (
-    select s.*, case
-        when s.parent_id is not null then s.parent_id
-        when s.ord = 1 then (select head_id from locked)
-        else (select e.message_id from sent e where e.ord = s.ord - 1)
-      end as parent
-    from sent s),
-  taken as (select m.* from messages m where m.message_id = any(array(select message_id from input))),
-  unknown_parent as (
-    select s.message_id from sent s
-    where s.parent_id is not null
-      and not exists (select 1 from messages m where m.message_id = s.parent_id and m.conversation_id = $1)
-      and not exists (select 1 from sent e where e.message_id = s.parent_id and e.ord < s.ord)),
-  taken_reply as (select * from messages where reply_to = $3 order by created_at desc, seq desc limit 1),
-  above(message_id, parent_id, depth) as (
-    select m.message_id, m.parent_id, 1 from messages m
-    where m.message_id = (select case when exists (select 1 from taken where message_id = $3)
-      then (select parent_id from taken where message_id = $3) else (select parent from input where ord = 1) end) and m.conversation_id = $1
-    union all
-    select m.message_id, m.parent_id, p.depth + 1 from above p join messages m on m.message_id = p.parent_id where p.depth < ${2 * HISTORY_MESSAGES}),
-  history as (
-    select m.*, p.depth from above p join messages m on m.message_id = p.message_id
-    where m.status = 'completed' order by p.depth limit ${HISTORY_MESSAGES}),
-  claimed as (
-    insert into conversations (conversation_id, user_id, created_at, active_at, temporary)
-    select $1, $4, $5, $5, false
-    from (select count(*) from locked) as locked_first
-    where not exists (select 1 from taken) and not exists (select 1 from unknown_parent)
-    on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
-      where conversations.user_id = excluded.user_id
-    returning *, xmax = 0 as created),
-  owner as (
-    insert into users (user_id, created_at) select user_id, created_at from claimed where created
-    on conflict (user_id) do nothing),
-  inserted as (
-    insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, parent_id, status, progress_at, finish_reason)
-    select i.message_id, c.conversation_id, c.user_id, i.role, i.text, i.created_at, i.metadata, i.reply_to, i.parent, i.status, i.progress_at, i.finish_reason
-    from input i cross join claimed c where c.created or exists (select 1 from locked) order by i.ord
-    on conflict do nothing returning message_id, parent_id)
-  select (select row_to_json(c) from claimed c) as claimed,
-    (select row_to_json(c) from conversations c where c.conversation_id = $1) as existing,
-    (select row_to_json(t) from taken t where t.message_id = $3) as taken,
-    (select row_to_json(r) from taken_reply r) as taken_reply,
-    coalesce((select json_agg(h order by h.depth) from history h), '[]') as history,
-    coalesce((select json_agg(json_build_object('message_id', message_id, 'parent_id', parent_id)) from inserted), '[]') as inserted,
-    exists (select 1 from unknown_parent) as unknown_parent,
-    (exists (select 1 from claimed where not created) and not exists (select 1 from locked)) as raced`;
-
-const CHAT_FINISH = `with current as (select * from messages where message_id = $1),
-  locked as materialized (select conversation_id, head_id from conversations where conversation_id = (select conversation_id from current) for no key update),
-  finished as (
-    update messages set text = $2, draft = null, metadata = $3::jsonb, status = 'completed', progress_at = null, finish_reason = 'stop'
-    where message_id = $1 and status = 'in_progress' and $2 <> '' and exists (select 1 from locked) returning *),
-  removed as (
-    delete from messages where message_id = $1 and status = 'in_progress' and $2 = '' and exists (select 1 from locked)
-    returning message_id, parent_id),
-  touched as (
-    update conversations c set
-      active_at = case when exists (select 1 from finished) then greatest(c.active_at, $4) else c.active_at end,
-      head_id = case when c.head_id in (select message_id from removed) then (select parent_id from removed) else c.head_id end,
-      title = case when c.title_source is null and exists (select 1 from finished) and $5::text is not null then $5::text else c.title end,
-      title_source = case when c.title_source is null and exists (select 1 from finished) and $5::text is not null then 'first_message' else c.title_source end
-    where c.conversation_id = (select conversation_id from current) and (exists (select 1 from finished) or exists (select 1 from removed)))
-  select (select row_to_json(f) from finished f) as finished,
-    (select row_to_json(c) from current c) as current,
-    (select count(*) from removed) as removed`;
-
 const pageSql = (order: string, seek: boolean) => `
   select c.user_id as owner, m.* from conversations c left join lateral (
     select * from messages where conversation_id = c.conversation_id
@@ -263,7 +184,7 @@ async function chat(body: Record<string, unknown>): Promise<[number, unknown]> {
   let begun: Row;
   // A statement that raced the conversation's creation stored nothing: it runs again, as the service's does.
   for (let tries = 1; ; tries++) {
-    [begun] = (await pool.query({ name: 'chat-begin', text: CHAT_BEGIN, values: [conversationId, sent, userMessageId, userId, now] })).rows;
+    [begun] = (await pool.query({ name: 'chat-begin', text: CHAT_BEGIN, values: [conversationId, sent, userMessageId, userId, now, [], null, 2 * HISTORY_MESSAGES, HISTORY_MESSAGES, false, [true, true]] })).rows;
     if (!begun!.raced || tries >= 3) break;
   }
   const stored = begun!.claimed ?? begun!.existing;
@@ -281,7 +202,7 @@ async function chat(body: Record<string, unknown>): Promise<[number, unknown]> {
   const prompt = words(persona.description) + history.reduce((n, turn) => n + words(turn.text), 0) + words(content);
   const usage = { prompt_tokens: prompt, completion_tokens: words(reply), total_tokens: prompt + words(reply) };
   const title = stored.title_source == null ? titleFromFirstMessage(content) : null;
-  const { rows: [done] } = await pool.query({ name: 'chat-finish', text: CHAT_FINISH, values: [replyId, reply, { model: MODEL, usage }, new Date(), title] });
+  const { rows: [done] } = await pool.query({ name: 'chat-finish', text: CHAT_FINISH, values: [replyId, reply, { model: MODEL, usage }, 'stop', new Date(), title, title === null ? null : 'first_message'] });
   if (!done.finished) throw new Problem(500, 'the reply was not stored');
   return [200, {
     response: reply, status: 'ok', conversation_id: conversationId, message_id: replyId,
