@@ -43,6 +43,18 @@ describe('PostgreSQL: statements on pooled connections', function () {
     expect(pool!.totalCount).to.equal(1);
   });
 
+  it('texts of one length are told apart: each is its own prepared statement, reused when the text comes again', async () => {
+    const db = new Statements(pool!);
+    const ax = () => db.rows<{ v: string }>(sql`select ${'a'}::text || 'x' as v`);
+    const by = () => db.rows<{ v: string }>(sql`select ${'b'}::text || 'y' as v`);
+    for (let i = 0; i < 3; i++) {
+      expect((await ax())[0]!.v).to.equal('ax');
+      expect((await by())[0]!.v).to.equal('by');
+    }
+    const prepared = await db.rows<{ statement: string }>(sql`select statement from pg_prepared_statements where statement like ${'select $1::text || %'}`);
+    expect(prepared.map((row) => row.statement).sort()).to.deep.equal(["select $1::text || 'x' as v", "select $1::text || 'y' as v"]);
+  });
+
   it('a statement that fails to parse is not taken for prepared: the connection goes on', async () => {
     const db = new Statements(pool!);
     const first = await backend(db);

@@ -5,7 +5,13 @@ export { default as sql, empty, join, raw, type Sql } from 'sql-template-tag';
 
 /** Distinct statement texts given a name (a prepared statement); any beyond are sent unnamed. */
 const MAX_NAMED = 500;
-const names = new Map<string, string>();
+/**
+ * The names given, by the length of their text: a statement's text is several kilobytes, built
+ * anew for every call, and a Map keyed by the text itself would hash all of it on every lookup
+ * (half the cost of building it); texts of one length are few, and comparing two is cheap.
+ */
+const namesByLength = new Map<number, { text: string; name: string }[]>();
+let namedCount = 0;
 
 /**
  * Statements written as `sql` templates (sql-template-tag): each value sits where it is used
@@ -102,9 +108,14 @@ async function checkOut(pool: pg.Pool): Promise<{ client: pg.PoolClient; giveBac
 }
 
 function nameOf(text: string): string | undefined {
-  let name = names.get(text);
-  if (name === undefined && names.size < MAX_NAMED) names.set(text, (name = `s${names.size + 1}`));
-  return name;
+  const sameLength = namesByLength.get(text.length);
+  const known = sameLength?.find((entry) => entry.text === text);
+  if (known) return known.name;
+  if (namedCount >= MAX_NAMED) return undefined;
+  const entry = { text, name: `s${++namedCount}` };
+  if (sameLength) sameLength.push(entry);
+  else namesByLength.set(text.length, [entry]);
+  return entry.name;
 }
 
 /**
