@@ -218,11 +218,25 @@ export function messageTreeContract(make: MakeStore): void {
       expect(await readAll(conversation, { order: 'asc' }, 4)).to.deep.equal(all);
       expect(await readAll(conversation, { order: 'asc', leafId: chain[5]!.messageId }, 2)).to.deep.equal(all.slice(0, 6));
       expect(await readAll(conversation, { order: 'desc', leafId: chain[5]!.messageId }, 4)).to.deep.equal(all.slice(0, 6).reverse());
+      // Each message of a chain is the only one of its siblings.
+      const only = { count: 1, index: 0, previousId: null, nextId: null };
+      for (const order of ['asc', 'desc'] as const) {
+        expect((await branch(conversation, { order, limit: 20 })).messages.map((m) => m.siblings), order).to.deep.equal(chain.map(() => only));
+      }
       // A fork at c2: the branch to c8 reads the same, the new one its own path.
       const fork = say(conversation, 'fork', { parentId: chain[2]!.messageId });
       await append(conversation, [fork]);
       expect(await readAll(conversation, { order: 'asc', leafId: chain[8]!.messageId }, 4)).to.deep.equal(all);
       expect(await readAll(conversation, { order: 'asc' }, 2)).to.deep.equal(['c0', 'c1', 'c2', 'fork']);
+      expect((await branch(conversation, { order: 'asc', limit: 20 })).messages.map((m) => m.siblings)).to.deep.equal([
+        only,
+        only,
+        only,
+        { count: 2, index: 1, previousId: chain[3]!.messageId, nextId: null },
+      ]);
+      expect((await branch(conversation, { order: 'desc', limit: 20, leafId: chain[8]!.messageId })).messages.map((m) => m.siblings)).to.deep.equal(
+        [...chain.map(() => only).slice(0, 5), { count: 2, index: 0, previousId: null, nextId: fork.messageId }, only, only, only],
+      );
     });
 
     it('a page goes on after the last message of the page before even when that message was deleted meanwhile: nothing skipped or repeated', async () => {

@@ -199,11 +199,15 @@ export class PostgresMessageRepository implements MessageRepository {
        page as (${window})
        select (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as owner,
               exists (select 1 from messages where message_id = (${leaf}) and conversation_id = ${conversationId}) as leaf_found,
+              -- One JSON object a message, its row and its siblings side by side (json_agg of a record, not
+              -- jsonb objects merged, which costs PostgreSQL a conversion each way for every field).
               coalesce((
-                select json_agg(to_jsonb(m) || to_jsonb(s) order by p.depth ${order === 'desc' ? sql`asc` : sql`desc`})
-                from page p join messages m on m.message_id = p.message_id
-                cross join lateral (${siblingsOf(sql`m`)}) s
-                where exists (select 1 from owned)), '[]') as page`,
+                select json_agg(x order by x.depth ${order === 'desc' ? sql`asc` : sql`desc`}) from (
+                  select m.*, s.*, p.depth
+                  -- Each message of the page by its key (offset 0 keeps the planner from a join that reads the whole table).
+                  from page p cross join lateral (select * from messages where message_id = p.message_id offset 0) m
+                  cross join lateral (${siblingsOf(sql`m`, sql`(select forked from owned)`)}) s
+                  where exists (select 1 from owned)) x), '[]') as page`,
     );
     const owner = row!.owner;
     if (!owner || owner.user_id !== userId) {
@@ -318,13 +322,19 @@ function descendantsOf(name: string, roots: Sql, conversationId: string): Sql {
 }
 
 /** A message's siblings (the messages that share its parent, itself included) as one row: count, its index, its neighbours. */
-function siblingsOf(m: Sql): Sql {
+function siblingsOf(m: Sql, forked: Sql): Sql {
   const same = sql`s.conversation_id = ${m}.conversation_id and coalesce(s.parent_id, '') = coalesce(${m}.parent_id, '')`;
+  // A conversation that never forked (conversations.forked, kept by the insert trigger and by
+  // deletes that splice) is one chain: each message is its parent's only child, the only sibling
+  // of its own, and nothing is read for it.
   return sql`select count(*) as sibling_count,
          count(*) filter (where (s.created_at, s.seq) < (${m}.created_at, ${m}.seq)) as sibling_index,
          (select s.message_id from messages s where ${same} and (s.created_at, s.seq) < (${m}.created_at, ${m}.seq) order by s.created_at desc, s.seq desc limit 1) as previous_id,
          (select s.message_id from messages s where ${same} and (s.created_at, s.seq) > (${m}.created_at, ${m}.seq) order by s.created_at, s.seq limit 1) as next_id
-       from messages s where ${same}`;
+       from messages s where ${forked} and ${same}
+       having ${forked}
+       union all
+       select 1::bigint, 0::bigint, null::varchar, null::varchar where not ${forked}`;
 }
 
 function siblingsFrom(row: SiblingsRow): Siblings {
