@@ -9,11 +9,14 @@
  * - one statement per round trip, no transactions: where several rows change they change in
  *   one statement (CTEs), which PostgreSQL runs atomically;
  * - the offline reply from the project's own responder and persona, so the compute is the same;
- * - POST /v1/chat in the service's own two statements (copied), so the database does the same work;
+ * - saveMessage in the service's own statement and POST /v1/chat in its own two (copied, in
+ *   service-statements.ts), so the database does the same work: a saved message follows the
+ *   conversation's head, as the contract's conversation trees have it; loadMessages reads a flat
+ *   page of the conversation, not the service's branch with siblings (less work than the service's);
  * - the planner's statistics kept as the service keeps them where autovacuum is off (the service's
  *   own TableStatistics), so both meet the same plans.
  * Left out, as the bench never sends them: /v1/chat's replay by `message_id` (refused with 400),
- * and a resent saveMessage also moves its conversation's last activity.
+ * and saveMessage's `parent_id`.
  *
  *   DATABASE_URL=postgres://... PORT=8099 node --import tsx bench/baselines/pg-server.ts
  */
@@ -26,7 +29,7 @@ import { elizaReply } from '../../src/adapters/llm/offline/eliza-rules.js';
 import { titleFromFirstMessage } from '../../src/domain/conversation.js';
 import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
 import { TableStatistics } from '../../src/adapters/persistence/postgres/table-statistics.js';
-import { CHAT_BEGIN, CHAT_FINISH } from './chat-statements.js';
+import { CHAT_BEGIN, CHAT_FINISH, SAVE_MESSAGE } from './service-statements.js';
 
 const BODY_LIMIT = 1_048_576;
 const MAX_TEXT = 32_000;
@@ -89,25 +92,6 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return body as Record<string, unknown>;
 }
 
-// Claims the conversation for $1 (creating user and conversation when new) in the same
-// statement as the write that follows it; `c` is empty when another user owns it.
-const CLAIM = `u as (
-    insert into users (user_id, created_at)
-    select $1::varchar, $2::timestamptz
-    where not exists (select 1 from conversations where conversation_id = $3::varchar and user_id <> $1)
-    on conflict (user_id) do nothing),
-  c as (
-    insert into conversations (conversation_id, user_id, created_at, active_at) values ($3, $1, $2, $2)
-    on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
-    where conversations.user_id = excluded.user_id
-    returning conversation_id)`;
-
-const SAVE = `with ${CLAIM}
-  insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata)
-  select $4::varchar, $3, $1, $5::text, $6::text, $7::timestamptz, $8::jsonb from c
-  on conflict (message_id) do update set message_id = excluded.message_id
-  returning *, xmax = 0 as inserted`;
-
 const pageSql = (order: string, seek: boolean) => `
   select c.user_id as owner, m.* from conversations c left join lateral (
     select * from messages where conversation_id = c.conversation_id
@@ -141,15 +125,30 @@ async function saveMessage(body: Record<string, unknown>): Promise<[number, unkn
     throw invalid('created_at', 'must be an ISO 8601 timestamp with a time zone');
   }
   const now = new Date();
-  const values = [userId, now, conversationId, messageId ?? uuidv7(), role, content, sentAt ?? now, metadata];
-  const { rows } = await pool.query({ name: 'save', text: SAVE, values });
-  const row = rows[0];
-  if (!row) throw new Problem(404, 'conversation not found');
-  const same = row.conversation_id === conversationId && row.role === role && row.text === content &&
-    (body.metadata === undefined || isDeepStrictEqual(row.metadata, metadata)) &&
-    (sentAt === undefined || row.created_at.getTime() === sentAt.getTime());
-  if (!row.inserted && !same) throw new Problem(409, `message_id ${messageId} was already used for another message`);
-  return [row.inserted ? 201 : 200, { status: 'ok', message: messageJson(row) }];
+  const message = {
+    message_id: messageId ?? uuidv7(), conversation_id: conversationId, user_id: userId, role, text: content, created_at: sentAt ?? now,
+    metadata, reply_to: null, parent_id: null, status: 'completed', progress_at: null, finish_reason: null,
+  };
+  const values = [conversationId, JSON.stringify([message]), [], null, userId, now, false, [sentAt === undefined]];
+  let saved: Row;
+  // A statement that raced the conversation's creation stored nothing: it runs again, as the service's does.
+  for (let tries = 1; ; tries++) {
+    [saved] = (await pool.query({ name: 'save', text: SAVE_MESSAGE, values })).rows;
+    if (!saved!.raced || tries >= 3) break;
+  }
+  const owner = saved!.claimed ?? saved!.existing;
+  if (owner && owner.user_id !== userId) throw new Problem(404, 'conversation not found');
+  const [taken] = saved!.taken as Row[];
+  if (taken) {
+    const same = taken.conversation_id === conversationId && taken.role === role && taken.text === content &&
+      (body.metadata === undefined || isDeepStrictEqual(taken.metadata, metadata)) &&
+      (sentAt === undefined || new Date(taken.created_at).getTime() === sentAt.getTime());
+    if (!same) throw new Problem(409, `message_id ${messageId} was already used for another message`);
+    return [200, { status: 'ok', message: messageJson({ ...taken, created_at: new Date(taken.created_at) }) }];
+  }
+  const [inserted] = saved!.inserted as Row[];
+  if (!inserted) throw new Problem(409, 'the message could not be stored');
+  return [201, { status: 'ok', message: messageJson({ ...message, created_at: new Date(inserted.created_at) }) }];
 }
 
 async function loadMessages(body: Record<string, unknown>): Promise<[number, unknown]> {

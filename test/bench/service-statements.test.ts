@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Sql } from 'sql-template-tag';
-import { CHAT_BEGIN, CHAT_FINISH } from '../../bench/baselines/chat-statements.js';
+import { CHAT_BEGIN, CHAT_FINISH, SAVE_MESSAGE } from '../../bench/baselines/service-statements.js';
+import { PostgresMessageRepository } from '../../src/adapters/persistence/postgres/postgres-message-repository.js';
 import { PostgresReplyRepository } from '../../src/adapters/persistence/postgres/postgres-reply-repository.js';
 import type { Statements } from '../../src/adapters/persistence/postgres/statements.js';
 import { openReply } from '../../src/domain/reply.js';
@@ -23,6 +24,7 @@ function recordingStatements(texts: string[]): Statements {
     transactional: false,
     async rows(query: Sql) {
       texts.push(query.text);
+      if (query.text.includes('messages.append')) return [{ claimed: null, existing: null, taken: [], inserted: [], unknown_parents: [], raced: false }];
       return query.text.includes('replies.begin')
         ? [{ claimed: null, existing: null, taken: null, taken_reply: null, history: [], inserted: [], unknown_parent: false, raced: false }]
         : [{ finished: null, current: null, removed: '0', named: false }];
@@ -30,7 +32,7 @@ function recordingStatements(texts: string[]): Statements {
   } as unknown as Statements;
 }
 
-describe('bench: the hand-written PostgreSQL server runs the statements of the service\'s chat turn', () => {
+describe('bench: the hand-written PostgreSQL server runs the service\'s statements for saveMessage and a chat turn', () => {
   const now = new Date('2026-11-29T05:00:00Z');
   const conversation = Conversation.create({ conversationId: 'chat-1', userId: 'user-1', createdAt: now });
   const question = Message.create({ messageId: 'q', conversationId: 'chat-1', userId: 'user-1', role: 'user', text: 'Hello', createdAt: now, metadata: {}, replyTo: null, parentId: null });
@@ -51,5 +53,13 @@ describe('bench: the hand-written PostgreSQL server runs the statements of the s
     await repository.finish(done, now);
     expect(texts).to.have.length(2);
     for (const text of texts) expect(shape(CHAT_FINISH)).to.equal(shape(text));
+  });
+
+  it('messages.append, as saveMessage stores a message sent without a parent or a time', async () => {
+    const texts: string[] = [];
+    const saved = Message.create({ messageId: 'w', conversationId: 'chat-1', userId: 'user-1', role: 'user', text: 'Noted.', createdAt: now, metadata: {}, replyTo: null, parentId: null });
+    await new PostgresMessageRepository(recordingStatements(texts)).append(conversation, [saved], { roots: new Set(), stamped: new Set(['w']) });
+    expect(texts).to.have.length(1);
+    expect(shape(SAVE_MESSAGE)).to.equal(shape(texts[0]!));
   });
 });
