@@ -36,12 +36,12 @@ export const CHAT_BEGIN = `with recursive locked as materialized (
   unknown_parent as (
     select s.message_id from sent s
     where s.parent_id is not null
-      and not exists (select 1 from messages m where m.message_id = s.parent_id and m.conversation_id = $1)
+      and (select m.conversation_id from messages m where m.message_id = s.parent_id) is distinct from $1
       and not exists (select 1 from sent e where e.message_id = s.parent_id and e.ord < s.ord)),
   followed as materialized (
     select greatest(
-      (select max(m.created_at) from input i join messages m on m.message_id = i.parent and m.conversation_id = $1
-       where i.ord = 1 or i.parent_id is not null),
+      (select max((select m.created_at from messages m where m.message_id = i.parent and m.conversation_id = $1))
+       from input i where i.ord = 1 or i.parent_id is not null),
       (select l.active_at from locked l
        where l.head_id in (select parent from input) and not exists (select 1 from messages m where m.message_id = l.head_id))) as at),
   taken_reply as (select * from messages where reply_to = $3 order by created_at desc, seq desc limit 1),
@@ -140,12 +140,12 @@ export const SAVE_MESSAGE = `with locked as materialized (
   unknown_parent as (
     select s.message_id from sent s
     where s.parent_id is not null
-      and not exists (select 1 from messages m where m.message_id = s.parent_id and m.conversation_id = $1)
+      and (select m.conversation_id from messages m where m.message_id = s.parent_id) is distinct from $1
       and not exists (select 1 from sent e where e.message_id = s.parent_id and e.ord < s.ord)),
   followed as materialized (
     select greatest(
-      (select max(m.created_at) from input i join messages m on m.message_id = i.parent and m.conversation_id = $1
-       where i.ord = 1 or i.parent_id is not null),
+      (select max((select m.created_at from messages m where m.message_id = i.parent and m.conversation_id = $1))
+       from input i where i.ord = 1 or i.parent_id is not null),
       (select l.active_at from locked l
        where l.head_id in (select parent from input) and not exists (select 1 from messages m where m.message_id = l.head_id))) as at),
   claimed as (

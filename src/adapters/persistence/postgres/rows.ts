@@ -162,10 +162,13 @@ export function treeInput(conversationId: string, messages: readonly Message[], 
            end as parent
          from sent s),
        taken as (select m.* from messages m where m.message_id = any(array(select message_id from input))),
+       -- A stored message is looked up by its key for each sent one (a scalar subquery): a join would
+       -- let a generic plan read the whole conversation (json_to_recordset is estimated at 100 rows),
+       -- a cost that grows with the conversation.
        unknown_parent as (
          select s.message_id from sent s
          where s.parent_id is not null
-           and not exists (select 1 from messages m where m.message_id = s.parent_id and m.conversation_id = ${conversationId})
+           and (select m.conversation_id from messages m where m.message_id = s.parent_id) is distinct from ${conversationId}
            and not exists (select 1 from sent e where e.message_id = s.parent_id and e.ord < s.ord)),
        -- Only the first message and those naming a parent can follow a stored one. A head written by a
        -- statement that ended while this one waited for the lock is not in this statement's snapshot:
@@ -173,8 +176,8 @@ export function treeInput(conversationId: string, messages: readonly Message[], 
        -- (claimAndInsert), stands for it.
        followed as materialized (
          select greatest(
-           (select max(m.created_at) from input i join messages m on m.message_id = i.parent and m.conversation_id = ${conversationId}
-            where i.ord = 1 or i.parent_id is not null),
+           (select max((select m.created_at from messages m where m.message_id = i.parent and m.conversation_id = ${conversationId}))
+            from input i where i.ord = 1 or i.parent_id is not null),
            (select l.active_at from locked l
             where l.head_id in (select parent from input) and not exists (select 1 from messages m where m.message_id = l.head_id))) as at)`;
 }

@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import type { Sql } from 'sql-template-tag';
+import { migrate } from '../../../src/adapters/persistence/postgres/database.js';
+import { PostgresMessageRepository } from '../../../src/adapters/persistence/postgres/postgres-message-repository.js';
+import { PostgresReplyRepository } from '../../../src/adapters/persistence/postgres/postgres-reply-repository.js';
+import type { Statements } from '../../../src/adapters/persistence/postgres/statements.js';
+import { Conversation } from '../../../src/domain/conversation.js';
+import { Message } from '../../../src/domain/message.js';
+import { openReply } from '../../../src/domain/reply.js';
+import { createTestDatabase, requirePostgres } from '../../support/postgres.js';
+
+const BIG = 2_000;
+
+/** The statement a repository sends (its text and values), not run: the test runs it itself. */
+async function statementOf(send: (db: Statements) => Promise<unknown>): Promise<Sql> {
+  let sent: Sql | undefined;
+  const recording = {
+    transactional: false,
+    async rows(query: Sql) {
+      sent = query;
+      return [{ claimed: null, existing: null, taken: [], taken_reply: null, history: [], inserted: [], unknown_parent: false, unknown_parents: [], raced: false }];
+    },
+  } as unknown as Statements;
+  await send(recording);
+  return sent!;
+}
+
+/**
+ * A write into a conversation (saveMessage's messages.append, a chat turn's replies.begin) reads a
+ * few rows whatever the conversation's size, even on a plan made for any conversation (a generic
+ * plan, which a prepared statement gets after five runs): it once joined the messages it was sent
+ * with all of the conversation's to find the time of the one they follow, a cost that grew with
+ * the conversation. Rows read are PostgreSQL's own count for the transaction (pg_stat_xact_user_tables).
+ */
+describe('PostgreSQL: writing into a long conversation reads a few rows, not the conversation', function () {
+  this.timeout(30_000);
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  let client: pg.Client;
+  const at = new Date('2026-11-20T10:00:00Z');
+  const big = Conversation.create({ conversationId: 'big', userId: 'owner', createdAt: at });
+
+  before(async function () {
+    await requirePostgres(this);
+    database = await createTestDatabase();
+    await migrate({ url: database.url, timeoutMs: 10_000 });
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    // One long conversation (a chain) among many short ones (20,000 messages): a generic plan is made for the short ones.
+    await client.query(`insert into users (user_id, created_at) values ('owner', $1)`, [at]);
+    await client.query(
+      `insert into conversations (conversation_id, user_id, created_at, active_at, temporary)
+       select c, 'owner', $1, $1, false from (select 'big' as c union all select 'small-' || g from generate_series(1, 1000) g) s`,
+      [at],
+    );
+    await client.query(
+      `insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, parent_id, status)
+       select 'big-' || g, 'big', 'owner', 'user', 'message ' || g, $1::timestamptz + g * interval '1 ms', '{}', case when g > 1 then 'big-' || (g - 1) end, 'completed'
+       from generate_series(1, ${BIG}) g`,
+      [at],
+    );
+    await client.query(
+      `insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, parent_id, status)
+       select 'small-' || c || '-' || g, 'small-' || c, 'owner', 'user', 'message ' || g, $1::timestamptz + g * interval '1 ms', '{}',
+              case when g > 1 then 'small-' || c || '-' || (g - 1) end, 'completed'
+       from generate_series(1, 1000) c, generate_series(1, 20) g order by c, g`,
+      [at],
+    );
+    await client.query('analyze');
+    await client.query('set plan_cache_mode = force_generic_plan');
+  });
+  after(async () => {
+    await client?.end().catch(() => undefined);
+    await database?.drop();
+  });
+
+  /** Runs the statement on a generic plan, rolled back; the rows of `messages` it read. */
+  async function rowsRead(name: string, statement: Sql): Promise<{ read: number; inserted: number }> {
+    const readSoFar = async () =>
+      Number((await client.query(`select coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as n from pg_stat_xact_user_tables where relname = 'messages'`)).rows[0].n);
+    await client.query('begin');
+    try {
+      const before = await readSoFar();
+      const { rows } = await client.query({ name, text: statement.text, values: statement.values });
+      return { read: (await readSoFar()) - before, inserted: (rows[0].inserted as unknown[]).length };
+    } finally {
+      await client.query('rollback');
+    }
+  }
+
+  const message = (messageId: string, parentId: string | null = null) =>
+    Message.create({ messageId, conversationId: 'big', userId: 'owner', role: 'user', text: 'one more', createdAt: new Date(), metadata: {}, replyTo: null, parentId });
+
+  it('saveMessage (messages.append), after the head and after a parent named', async () => {
+    const afterHead = await statementOf((db) => new PostgresMessageRepository(db).append(big, [message('new-1')], { roots: new Set(), stamped: new Set(['new-1']) }));
+    const named = await statementOf((db) => new PostgresMessageRepository(db).append(big, [message('new-2', 'big-10')], { roots: new Set(), stamped: new Set(['new-2']) }));
+    for (const [name, statement] of [['after-head', afterHead], ['named', named]] as const) {
+      const { read, inserted } = await rowsRead(name, statement);
+      expect(inserted, name).to.equal(1);
+      expect(read, `${name}: rows of messages read`).to.be.below(50);
+    }
+  });
+
+  it('a chat turn (replies.begin)', async () => {
+    const question = message('asked');
+    const statement = await statementOf((db) =>
+      new PostgresReplyRepository(db).begin({ conversation: big, userMessage: question, parentIfStored: null, reply: openReply(question, 'answer', 'm', new Date()), historyLimit: 20 }),
+    );
+    const { read, inserted } = await rowsRead('turn', statement);
+    expect(inserted).to.equal(2);
+    // The history: the finished messages above the question, 20 at most, read by their keys.
+    expect(read, 'rows of messages read').to.be.below(100);
+  });
+});
