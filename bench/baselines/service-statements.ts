@@ -49,9 +49,10 @@ export const CHAT_BEGIN = `with recursive locked as materialized (
     select m.message_id, m.parent_id, 1 from messages m where m.message_id = (select case when exists (select 1 from taken where message_id = $3)
       then (select parent_id from taken where message_id = $3) else (select parent from input where ord = 1) end) and m.conversation_id = $1 and true
     union all
-    select m.message_id, m.parent_id, p.depth + 1 from above p join messages m on m.message_id = p.parent_id where p.depth < $8),
+    select m.message_id, m.parent_id, p.depth + 1 from above p
+    cross join lateral (select message_id, parent_id from messages where message_id = p.parent_id offset 0) m where p.depth < $8),
   history as (
-    select m.*, p.depth from above p join messages m on m.message_id = p.message_id
+    select m.*, p.depth from above p cross join lateral (select * from messages where message_id = p.message_id offset 0) m
     where m.status = 'completed' order by p.depth limit $9),
   claimed as (
     insert into conversations (conversation_id, user_id, created_at, active_at, temporary)

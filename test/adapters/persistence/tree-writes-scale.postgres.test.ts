@@ -4,7 +4,7 @@ import type { Sql } from 'sql-template-tag';
 import { migrate } from '../../../src/adapters/persistence/postgres/database.js';
 import { PostgresMessageRepository } from '../../../src/adapters/persistence/postgres/postgres-message-repository.js';
 import { PostgresReplyRepository } from '../../../src/adapters/persistence/postgres/postgres-reply-repository.js';
-import type { Statements } from '../../../src/adapters/persistence/postgres/statements.js';
+import { Statements } from '../../../src/adapters/persistence/postgres/statements.js';
 import { Conversation } from '../../../src/domain/conversation.js';
 import { Message } from '../../../src/domain/message.js';
 import { openReply } from '../../../src/domain/reply.js';
@@ -33,7 +33,7 @@ async function statementOf(send: (db: Statements) => Promise<unknown>): Promise<
  * with all of the conversation's to find the time of the one they follow, a cost that grew with
  * the conversation. Rows read are PostgreSQL's own count for the transaction (pg_stat_xact_user_tables).
  */
-describe('PostgreSQL: writing into a long conversation reads a few rows, not the conversation', function () {
+describe('PostgreSQL: writing into and paging a long conversation reads a few rows, not the conversation or the table', function () {
   this.timeout(30_000);
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
   let client: pg.Client;
@@ -46,24 +46,24 @@ describe('PostgreSQL: writing into a long conversation reads a few rows, not the
     await migrate({ url: database.url, timeoutMs: 10_000 });
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    // One long conversation (a chain) among many short ones (20,000 messages): a generic plan is made for the short ones.
+    // Twenty conversations of 120 messages, written in turns, then a long one (a chain): a generic plan is made for the short ones.
     await client.query(`insert into users (user_id, created_at) values ('owner', $1)`, [at]);
     await client.query(
       `insert into conversations (conversation_id, user_id, created_at, active_at, temporary)
-       select c, 'owner', $1, $1, false from (select 'big' as c union all select 'small-' || g from generate_series(1, 1000) g) s`,
-      [at],
-    );
-    await client.query(
-      `insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, parent_id, status)
-       select 'big-' || g, 'big', 'owner', 'user', 'message ' || g, $1::timestamptz + g * interval '1 ms', '{}', case when g > 1 then 'big-' || (g - 1) end, 'completed'
-       from generate_series(1, ${BIG}) g`,
+       select c, 'owner', $1, $1, false from (select 'big' as c union all select 'small-' || g from generate_series(1, 20) g) s`,
       [at],
     );
     await client.query(
       `insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, parent_id, status)
        select 'small-' || c || '-' || g, 'small-' || c, 'owner', 'user', 'message ' || g, $1::timestamptz + g * interval '1 ms', '{}',
               case when g > 1 then 'small-' || c || '-' || (g - 1) end, 'completed'
-       from generate_series(1, 1000) c, generate_series(1, 20) g order by c, g`,
+       from generate_series(1, 20) c, generate_series(1, 120) g order by g, c`,
+      [at],
+    );
+    await client.query(
+      `insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, parent_id, status)
+       select 'big-' || g, 'big', 'owner', 'user', 'message ' || g, $1::timestamptz + g * interval '1 ms', '{}', case when g > 1 then 'big-' || (g - 1) end, 'completed'
+       from generate_series(1, ${BIG}) g`,
       [at],
     );
     await client.query('analyze');
@@ -74,18 +74,24 @@ describe('PostgreSQL: writing into a long conversation reads a few rows, not the
     await database?.drop();
   });
 
-  /** Runs the statement on a generic plan, rolled back; the rows of `messages` it read. */
-  async function rowsRead(name: string, statement: Sql): Promise<{ read: number; inserted: number }> {
+  /** Runs `work` on generic plans, rolled back: its result and the rows of `messages` it read. */
+  async function reading<T>(work: () => Promise<T>): Promise<{ read: number; result: T }> {
     const readSoFar = async () =>
       Number((await client.query(`select coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as n from pg_stat_xact_user_tables where relname = 'messages'`)).rows[0].n);
     await client.query('begin');
     try {
       const before = await readSoFar();
-      const { rows } = await client.query({ name, text: statement.text, values: statement.values });
-      return { read: (await readSoFar()) - before, inserted: (rows[0].inserted as unknown[]).length };
+      const result = await work();
+      return { read: (await readSoFar()) - before, result };
     } finally {
       await client.query('rollback');
     }
+  }
+
+  /** Runs the statement on a generic plan, rolled back; the rows of `messages` it read. */
+  async function rowsRead(name: string, statement: Sql): Promise<{ read: number; inserted: number }> {
+    const { read, result } = await reading(() => client.query({ name, text: statement.text, values: statement.values }));
+    return { read, inserted: (result.rows[0].inserted as unknown[]).length };
   }
 
   const message = (messageId: string, parentId: string | null = null) =>
@@ -110,5 +116,18 @@ describe('PostgreSQL: writing into a long conversation reads a few rows, not the
     expect(inserted).to.equal(2);
     // The history: the finished messages above the question, 20 at most, read by their keys.
     expect(read, 'rows of messages read').to.be.below(100);
+  });
+
+  it('loadMessages: pages of the active branch in both orders, the first and the next, read about a page each', async () => {
+    const messages = new PostgresMessageRepository(new Statements(client as unknown as pg.PoolClient));
+    for (const order of ['asc', 'desc'] as const) {
+      const first = await reading(() => messages.pageBranch('big', 'owner', { order, limit: 50, after: null, leafId: null }));
+      expect(first.result.messages, order).to.have.length(50);
+      expect(first.result.messages[0]!.message.messageId, order).to.equal(order === 'asc' ? 'big-1' : `big-${BIG}`);
+      expect(first.read, `${order}, first page: rows of messages read`).to.be.below(250);
+      const next = await reading(() => messages.pageBranch('big', 'owner', { order, limit: 50, after: first.result.next, leafId: null }));
+      expect(next.result.messages[0]!.message.messageId, order).to.equal(order === 'asc' ? 'big-51' : `big-${BIG - 50}`);
+      expect(next.read, `${order}, next page: rows of messages read`).to.be.below(250);
+    }
   });
 });

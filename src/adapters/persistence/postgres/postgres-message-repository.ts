@@ -162,9 +162,9 @@ export class PostgresMessageRepository implements MessageRepository {
     const { order, limit, after } = query;
     const leaf: Sql = after ? sql`${after.leafId}` : query.leafId !== null ? sql`${query.leafId}` : sql`select head_id from owned`;
     // desc walks up from the leaf (or from the parent of the last message returned) only as far as the page.
-    // asc, in a conversation that never forked (one chain, in insertion order), reads the chain up to
-    // the leaf in `seq` order from the last message returned; in a tree it walks the whole path from the
-    // leaf and reads it from its first message.
+    // asc, in a conversation that never forked (one chain, in insertion order), walks the chain down
+    // from the last message returned as far as the page, up to the leaf; in a tree it walks the whole
+    // path from the leaf and reads it from its first message.
     const seqOf = (id: unknown) => sql`(select seq from messages where message_id = (${id}) and conversation_id = ${conversationId})`;
     // The page before's last message, deleted since: the page goes on from the parent it had (BranchPosition.afterParentId).
     const parentKnown = after !== null && after.afterParentId !== undefined;
@@ -173,25 +173,36 @@ export class PostgresMessageRepository implements MessageRepository {
       parentKnown ? sql`(case when exists (select 1 from messages where message_id = ${after!.afterId} and conversation_id = ${conversationId}) then ${stored} else ${gone()} end)` : stored;
     // (pathUp finds the message it starts from only in this conversation.)
     const descFrom = after ? resume(sql`(select parent_id from messages where message_id = ${after.afterId} and conversation_id = ${conversationId})`, () => sql`${after.afterParentId ?? null}::text`) : leaf;
-    /** Where an asc page goes on from, in the path (a depth) or the chain (a seq): after that message, else after its parent, or from `start` when it was the first. */
+    /** Where an asc page goes on from in the path (a depth): after that message, else after its parent, or from `start` when it was the first. */
     const ascAfter = (of: (id: unknown) => Sql, start: Sql) => resume(of(after!.afterId), () => (after!.afterParentId === null ? start : of(after!.afterParentId)));
     const depthOf = (id: unknown) => sql`(select depth from path where message_id = ${id})`;
+    // The chain is walked down from the page's first message, by parent (each message of a chain has
+    // one child at most, inserted after it): its root, or the child of the last message returned (of
+    // its parent, that message deleted since; a root, it being the first). Reading the chain as a
+    // range of `seq` instead let a generic plan take the table's `seq` index and read every message
+    // inserted before the conversation's.
+    const chainStart = after
+      ? sql`(m.parent_id = ${resume(sql`${after.afterId}::text`, () => sql`${after.afterParentId ?? null}::text`)}
+             or ${parentKnown && after.afterParentId === null ? resume(sql`false`, () => sql`true`) : sql`false`} and coalesce(m.parent_id, '') = '')`
+      : sql`coalesce(m.parent_id, '') = ''`;
     const walk =
       order === 'desc'
         ? pathUp('path', descFrom, conversationId, limit + 1)
         : sql`${pathUp('path', leaf, conversationId, null, sql`(select forked from owned)`)},
-       chain as (
-         select m.message_id, m.parent_id, -m.seq as depth from messages m
-         where not (select forked from owned) and m.conversation_id = ${conversationId}
-           and m.seq <= ${seqOf(leaf)} ${after ? sql`and m.seq > ${ascAfter(seqOf, sql`0`)}` : empty}
-         order by m.seq limit ${limit + 1})`;
+       chain(message_id, parent_id, depth, n) as (
+         select m.message_id, m.parent_id, -m.seq, 1 from messages m
+         where not (select forked from owned) and m.conversation_id = ${conversationId} and m.seq <= ${seqOf(leaf)} and ${chainStart}
+         union all
+         select c.message_id, c.parent_id, -c.seq, p.n + 1 from chain p join messages c on c.parent_id = p.message_id
+         where p.n <= ${limit} and c.conversation_id = ${conversationId} and c.seq <= ${seqOf(leaf)})`;
+    const chain = sql`select message_id, parent_id, depth from chain`;
     const window =
       order === 'desc'
         ? sql`select * from path order by depth limit ${limit + 1}`
         : after
           ? sql`(select * from path where depth < ${ascAfter(depthOf, sql`2147483647`)} order by depth desc limit ${limit + 1})
-                union all select * from chain`
-          : sql`(select * from path order by depth desc limit ${limit + 1}) union all select * from chain`;
+                union all ${chain}`
+          : sql`(select * from path order by depth desc limit ${limit + 1}) union all ${chain}`;
     const [row] = await this.db.rows<{ owner: ConversationRow | null; leaf_found: boolean; page: (MessageRow & SiblingsRow)[] }>(
       sql`/* messages.page_branch */ with recursive owned as (
          select * from conversations where conversation_id = ${conversationId} and user_id = ${userId}),

@@ -67,7 +67,7 @@ export class PostgresReplyRepository implements ReplyRepository {
          taken_reply as (select * from messages where reply_to = ${questionId} order by created_at desc, seq desc limit 1),
          ${pathUp('above', questionParent, conversationId, start.historyLimit * 2)},
          history as (
-           select m.*, p.depth from above p join messages m on m.message_id = p.message_id
+           select m.*, p.depth from above p cross join lateral (select * from messages where message_id = p.message_id offset 0) m
            where m.status = 'completed' order by p.depth limit ${start.historyLimit}),
          ${claimAndInsert(start.conversation, sent, new Set(sent.map((m) => m.messageId)))}
          select (select row_to_json(c) from claimed c) as claimed,
@@ -134,7 +134,7 @@ export class PostgresReplyRepository implements ReplyRepository {
          where conversation_id = ${conversationId} and exists (select 1 from opened)),
        ${pathUp('above', sql`select parent_id from question`, conversationId, start.historyLimit * 2)},
        history as (
-         select m.*, p.depth from above p join messages m on m.message_id = p.message_id
+         select m.*, p.depth from above p cross join lateral (select * from messages where message_id = p.message_id offset 0) m
          where m.status = 'completed' order by p.depth limit ${start.historyLimit})
        select (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as conversation,
               (select row_to_json(q) from question q) as question,

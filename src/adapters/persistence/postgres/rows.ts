@@ -265,12 +265,14 @@ export const conversationFirst = (conversationId: unknown) =>
 /**
  * A recursive CTE `path(message_id, parent_id, depth)`: the messages from `from` up through their
  * parents, `from` at depth 1, at most `maxDepth` of them (null: to the first message), when `when` holds. Each step
- * is one primary-key lookup, so a bounded walk costs the same whatever the size of the tree.
+ * is one primary-key lookup (a lateral subquery: `offset 0` keeps a plan made on small tables from
+ * joining the walk with the whole table), so a bounded walk costs the same whatever the size of the tree.
  */
 export function pathUp(name: string, from: Sql, conversationId: string, maxDepth: number | null, when: Sql = sql`true`): Sql {
   const bound = maxDepth === null ? sql`` : sql`where p.depth < ${maxDepth}`;
   return sql`${raw(name)}(message_id, parent_id, depth) as (
          select m.message_id, m.parent_id, 1 from messages m where m.message_id = (${from}) and m.conversation_id = ${conversationId} and ${when}
          union all
-         select m.message_id, m.parent_id, p.depth + 1 from ${raw(name)} p join messages m on m.message_id = p.parent_id ${bound})`;
+         select m.message_id, m.parent_id, p.depth + 1 from ${raw(name)} p
+         cross join lateral (select message_id, parent_id from messages where message_id = p.parent_id offset 0) m ${bound})`;
 }
