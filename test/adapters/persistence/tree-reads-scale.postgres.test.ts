@@ -27,11 +27,13 @@ async function statementOf(send: (db: Statements) => Promise<unknown>): Promise<
 }
 
 /**
- * A write into a conversation (saveMessage's messages.append, a chat turn's replies.begin) reads a
- * few rows whatever the conversation's size, even on a plan made for any conversation (a generic
- * plan, which a prepared statement gets after five runs): it once joined the messages it was sent
- * with all of the conversation's to find the time of the one they follow, a cost that grew with
- * the conversation. Rows read are PostgreSQL's own count for the transaction (pg_stat_xact_user_tables).
+ * A write into a conversation (saveMessage's messages.append, a chat turn's replies.begin) and a
+ * page of it (loadMessages) read a few rows whatever the conversation's size and the table's, even
+ * on a plan made for any conversation (a generic plan, which a prepared statement gets after five
+ * runs) on small tables. They once joined the messages sent with all of the conversation's (to find
+ * the time of the one they follow), walked a path or read a turn's history through a join that
+ * read the whole table, and read an asc page as a range of the table's `seq`. Rows read are
+ * PostgreSQL's own count for the transaction (pg_stat_xact_user_tables).
  */
 describe('PostgreSQL: writing into and paging a long conversation reads a few rows, not the conversation or the table', function () {
   this.timeout(30_000);
