@@ -132,4 +132,18 @@ describe('PostgreSQL: writing into and paging a long conversation reads a few ro
       expect(next.read, `${order}, next page: rows of messages read`).to.be.below(250);
     }
   });
+
+  it('deleteMessages by ids, with descendants: the subtree at the end of the conversation, by key', async () => {
+    const messages = new PostgresMessageRepository(new Statements(client as unknown as pg.PoolClient));
+    // On this small table sequential scans are cheap, and some joins of the statement take them; at
+    // any size, what must not happen is reading the whole table or conversation through an index.
+    await client.query('set enable_seqscan = off');
+    try {
+      const { read, result } = await reading(() => messages.deleteOwned('big', 'owner', [`big-${BIG - 10}`], true));
+      expect(result.deleted).to.equal(11);
+      expect(read, 'rows of messages read').to.be.below(200);
+    } finally {
+      await client.query('reset enable_seqscan');
+    }
+  });
 });

@@ -271,7 +271,9 @@ export class PostgresMessageRepository implements MessageRepository {
     const listed =
       messageIds === null
         ? sql`select message_id from messages where conversation_id = (select conversation_id from unchanged)`
-        : sql`select message_id from messages where conversation_id = (select conversation_id from unchanged) and message_id = any(${textArray(messageIds)})`;
+        : // The ids by key, then the conversation's (offset 0: a plan for short conversations would otherwise read this one whole).
+          sql`select message_id from (select message_id, conversation_id from messages where message_id = any(${textArray(messageIds)}) offset 0) m
+              where conversation_id = (select conversation_id from unchanged)`;
     const doomed = descendants && messageIds !== null ? sql`${descendantsOf('doomed', listed, conversationId)}` : sql`doomed(message_id) as (${listed})`;
     // The conversation's row first, as replies.begin locks it before it writes messages (see
     // postgres-reply-repository.ts): the message_count trigger would otherwise lock it after the delete.
@@ -285,10 +287,11 @@ export class PostgresMessageRepository implements MessageRepository {
        unchanged as materialized (${UNCHANGED}),
        ${doomed},
        -- Only a doomed message that leaves something behind is walked up from: one with a surviving child, or the head.
+       -- (Each doomed message's children by key: offset 0 keeps the planner from hashing every message's parent.)
        orphaning(message_id) as (
          select distinct d.message_id from doomed d
          where exists (
-             select 1 from messages c where c.parent_id = d.message_id and c.message_id not in (select message_id from doomed))
+             select 1 from messages c where c.parent_id = d.message_id and c.message_id not in (select message_id from doomed) offset 0)
            or d.message_id = (select head_id from locked)),
        lifting(message_id, target) as (
          select m.message_id, m.parent_id from orphaning o join messages m on m.message_id = o.message_id
@@ -296,10 +299,11 @@ export class PostgresMessageRepository implements MessageRepository {
          select l.message_id, m.parent_id from lifting l join messages m on m.message_id = l.target
          where l.target in (select message_id from doomed)),
        lifted as (select message_id, target from lifting where target is null or target not in (select message_id from doomed)),
+       -- By key (= any of an array): joined, a plan expecting many doomed messages read every message.
        spliced as (
-         update messages m set parent_id = l.target from lifted l
-         where m.parent_id = l.message_id and m.message_id not in (select message_id from doomed) returning 1),
-       deleted as (delete from messages m where m.message_id in (select message_id from doomed) returning 1),
+         update messages m set parent_id = (select l.target from lifted l where l.message_id = m.parent_id limit 1)
+         where m.parent_id = any(array(select message_id from lifted)) and m.message_id not in (select message_id from doomed) returning 1),
+       deleted as (delete from messages m where m.message_id = any(array(select message_id from doomed)) returning 1),
        moved as (
          update conversations c set
            head_id = case when c.head_id in (select message_id from doomed) then (select target from lifted where message_id = c.head_id) else c.head_id end,
