@@ -113,6 +113,14 @@ function decodeCursor(cursor: unknown, order: string, conversationId: string): [
   throw invalid('cursor', 'is not a cursor returned by this endpoint for this conversation and order');
 }
 
+/** A write's row; a statement that raced the conversation's creation stored nothing and runs again (three times at most), as the service's do. */
+async function untilSettled(name: string, text: string, values: unknown[]): Promise<Row> {
+  for (let tries = 1; ; tries++) {
+    const [row] = (await pool.query({ name, text, values })).rows as Row[];
+    if (!row!.raced || tries >= 3) return row!;
+  }
+}
+
 async function saveMessage(body: Record<string, unknown>): Promise<[number, unknown]> {
   const [userId, conversationId, messageId] = [id(body, 'user_id'), id(body, 'conversation_id'), optionalId(body, 'message_id')];
   const role = oneOf(body, 'role', ['user', 'assistant', 'system'] as const);
@@ -130,15 +138,10 @@ async function saveMessage(body: Record<string, unknown>): Promise<[number, unkn
     metadata, reply_to: null, parent_id: null, status: 'completed', progress_at: null, finish_reason: null,
   };
   const values = [conversationId, JSON.stringify([message]), [], null, userId, now, false, [sentAt === undefined]];
-  let saved: Row;
-  // A statement that raced the conversation's creation stored nothing: it runs again, as the service's does.
-  for (let tries = 1; ; tries++) {
-    [saved] = (await pool.query({ name: 'save', text: SAVE_MESSAGE, values })).rows;
-    if (!saved!.raced || tries >= 3) break;
-  }
-  const owner = saved!.claimed ?? saved!.existing;
+  const saved = await untilSettled('save', SAVE_MESSAGE, values);
+  const owner = saved.claimed ?? saved.existing;
   if (owner && owner.user_id !== userId) throw new Problem(404, 'conversation not found');
-  const [taken] = saved!.taken as Row[];
+  const [taken] = saved.taken as Row[];
   if (taken) {
     const same = taken.conversation_id === conversationId && taken.role === role && taken.text === content &&
       (body.metadata === undefined || isDeepStrictEqual(taken.metadata, metadata)) &&
@@ -146,7 +149,7 @@ async function saveMessage(body: Record<string, unknown>): Promise<[number, unkn
     if (!same) throw new Problem(409, `message_id ${messageId} was already used for another message`);
     return [200, { status: 'ok', message: messageJson({ ...taken, created_at: new Date(taken.created_at) }) }];
   }
-  const [inserted] = saved!.inserted as Row[];
+  const [inserted] = saved.inserted as Row[];
   if (!inserted) throw new Problem(409, 'the message could not be stored');
   return [201, { status: 'ok', message: messageJson({ ...message, created_at: new Date(inserted.created_at) }) }];
 }
@@ -180,18 +183,13 @@ async function chat(body: Record<string, unknown>): Promise<[number, unknown]> {
     row(now, { message_id: userMessageId, role: 'user', text: content, metadata: {}, status: 'completed' }),
     row(now, { message_id: replyId, role: 'assistant', text: '', metadata: { model: MODEL }, reply_to: userMessageId, parent_id: userMessageId, status: 'in_progress', progress_at: now }),
   ]);
-  let begun: Row;
-  // A statement that raced the conversation's creation stored nothing: it runs again, as the service's does.
-  for (let tries = 1; ; tries++) {
-    [begun] = (await pool.query({ name: 'chat-begin', text: CHAT_BEGIN, values: [conversationId, sent, userMessageId, userId, now, [], null, 2 * HISTORY_MESSAGES, HISTORY_MESSAGES, false, [true, true]] })).rows;
-    if (!begun!.raced || tries >= 3) break;
-  }
-  const stored = begun!.claimed ?? begun!.existing;
+  const begun = await untilSettled('chat-begin', CHAT_BEGIN, [conversationId, sent, [], null, userId, now, false, [true, true], userMessageId, 2 * HISTORY_MESSAGES, HISTORY_MESSAGES]);
+  const stored = begun.claimed ?? begun.existing;
   if (stored?.user_id !== userId) throw new Problem(404, 'conversation not found');
-  if (begun!.inserted.length !== 2) throw new Problem(409, 'the message could not be stored');
+  if (begun.inserted.length !== 2) throw new Problem(409, 'the message could not be stored');
   const history: { role: 'user' | 'assistant' | 'system'; text: string }[] = [];
   let chars = 0;
-  for (const earlier of begun!.history as Row[]) {
+  for (const earlier of begun.history as Row[]) {
     if (history.length >= HISTORY_MESSAGES || (chars += codePoints(earlier.text)) > HISTORY_CHARS) break;
     history.push({ role: earlier.role, text: earlier.text });
   }

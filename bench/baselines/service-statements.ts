@@ -10,12 +10,15 @@
  * (no parent named, no roots, both messages dated), as PostgreSQL logs them: when the service's
  * statements change, these follow (test/bench/service-statements.test.ts compares them).
  *
- * Parameters of CHAT_BEGIN: $1 conversation, $2 the two messages as JSON, $3 the question's id,
- * $4 user, $5 the time, $6 roots (none), $7 a parent named (none), $8 the path's depth bound,
- * $9 history messages, $10 temporary, $11 which messages are dated. Of CHAT_FINISH: $1 the reply's
- * id, $2 its text, $3 its metadata, $4 its finish reason, $5 the time, $6 a title, $7 its source.
+ * Parameters of CHAT_FINISH: $1 the reply's id, $2 its text, $3 its metadata, $4 its finish
+ * reason, $5 the time, $6 a title, $7 its source. Those of the writes are given below.
  */
-export const CHAT_BEGIN = `with recursive locked as materialized (
+/**
+ * The parts both writes share (rows.ts: `treeInput`, `claimAndInsert`, `RACED`), with the same
+ * parameters: $1 conversation, $2 the messages as JSON, $3 roots (none), $4 a parent named (none),
+ * $5 user, $6 the time, $7 temporary, $8 which messages are dated.
+ */
+const TREE_INPUT = `locked as materialized (
     select conversation_id, head_id, active_at, xmin as version from conversations where conversation_id = $1 for no key update),
   unchanged as materialized (select conversation_id from locked),
   sent as (select * from rows from (json_to_recordset($2::json) as (
@@ -25,9 +28,9 @@ export const CHAT_BEGIN = `with recursive locked as materialized (
   input as materialized (
     select s.*, case
         when s.parent_id is not null then s.parent_id
-        when s.message_id = any($6::text[]) then null
+        when s.message_id = any($3::text[]) then null
         when s.ord = 1 then coalesce(
-          (select m.message_id from messages m where m.message_id = $7 and m.conversation_id = $1),
+          (select m.message_id from messages m where m.message_id = $4 and m.conversation_id = $1),
           (select head_id from locked))
         else (select e.message_id from sent e where e.ord = s.ord - 1)
       end as parent
@@ -43,20 +46,11 @@ export const CHAT_BEGIN = `with recursive locked as materialized (
       (select max((select m.created_at from messages m where m.message_id = i.parent and m.conversation_id = $1))
        from input i where i.ord = 1 or i.parent_id is not null),
       (select l.active_at from locked l
-       where l.head_id in (select parent from input) and not exists (select 1 from messages m where m.message_id = l.head_id))) as at),
-  taken_reply as (select * from messages where reply_to = $3 order by created_at desc, seq desc limit 1),
-  above(message_id, parent_id, depth) as (
-    select m.message_id, m.parent_id, 1 from messages m where m.message_id = (select case when exists (select 1 from taken where message_id = $3)
-      then (select parent_id from taken where message_id = $3) else (select parent from input where ord = 1) end) and m.conversation_id = $1 and true
-    union all
-    select m.message_id, m.parent_id, p.depth + 1 from above p
-    cross join lateral (select message_id, parent_id from messages where message_id = p.parent_id offset 0) m where p.depth < $8),
-  history as (
-    select m.*, p.depth from above p cross join lateral (select * from messages where message_id = p.message_id offset 0) m
-    where m.status = 'completed' order by p.depth limit $9),
-  claimed as (
+       where l.head_id in (select parent from input) and not exists (select 1 from messages m where m.message_id = l.head_id))) as at)`;
+
+const CLAIM_AND_INSERT = `claimed as (
     insert into conversations (conversation_id, user_id, created_at, active_at, temporary)
-    select $1, $4, $5, greatest($5::timestamptz, greatest($5::timestamptz, (select at from followed))), $10
+    select $1, $5, $6, greatest($6::timestamptz, greatest($6::timestamptz, (select at from followed))), $7
     from (select count(*) from locked) as locked_first
     where not exists (select 1 from taken) and not exists (select 1 from unknown_parent)
     on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
@@ -68,21 +62,37 @@ export const CHAT_BEGIN = `with recursive locked as materialized (
   inserted as (
     insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, parent_id, status, progress_at, finish_reason)
     select i.message_id, c.conversation_id, c.user_id, i.role, i.text,
-      case when ($11::boolean[])[i.ord::int] then greatest(i.created_at, (select at from followed)) else i.created_at end,
+      case when ($8::boolean[])[i.ord::int] then greatest(i.created_at, (select at from followed)) else i.created_at end,
       i.metadata, i.reply_to, i.parent, i.status, i.progress_at, i.finish_reason
     from input i cross join claimed c where c.created or exists (select 1 from unchanged) order by i.ord
     on conflict (reply_to) where status = 'in_progress' do nothing
-    returning message_id, parent_id, created_at)
+    returning message_id, parent_id, created_at)`;
+
+const RACED = `((not exists (select 1 from locked) and not exists (select 1 from claimed where created)
+      and not exists (select 1 from taken) and not exists (select 1 from unknown_parent))
+     or (exists (select 1 from locked) and not exists (select 1 from unchanged)))`;
+
+/** replies.begin for a turn's two messages: the shared parameters, then $9 the question's id, $10 the path's depth bound, $11 history messages. */
+export const CHAT_BEGIN = `with recursive ${TREE_INPUT},
+  taken_reply as (select * from messages where reply_to = $9 order by created_at desc, seq desc limit 1),
+  above(message_id, parent_id, depth) as (
+    select m.message_id, m.parent_id, 1 from messages m where m.message_id = (select case when exists (select 1 from taken where message_id = $9)
+      then (select parent_id from taken where message_id = $9) else (select parent from input where ord = 1) end) and m.conversation_id = $1 and true
+    union all
+    select m.message_id, m.parent_id, p.depth + 1 from above p
+    cross join lateral (select message_id, parent_id from messages where message_id = p.parent_id offset 0) m where p.depth < $10),
+  history as (
+    select m.*, p.depth from above p cross join lateral (select * from messages where message_id = p.message_id offset 0) m
+    where m.status = 'completed' order by p.depth limit $11),
+  ${CLAIM_AND_INSERT}
   select (select row_to_json(c) from claimed c) as claimed,
     (select row_to_json(c) from conversations c where c.conversation_id = $1) as existing,
-    (select row_to_json(t) from taken t where t.message_id = $3) as taken,
+    (select row_to_json(t) from taken t where t.message_id = $9) as taken,
     (select row_to_json(r) from taken_reply r) as taken_reply,
     coalesce((select json_agg(h order by h.depth) from history h), '[]') as history,
     coalesce((select json_agg(json_build_object('message_id', message_id, 'parent_id', parent_id, 'created_at', created_at)) from inserted), '[]') as inserted,
     exists (select 1 from unknown_parent) as unknown_parent,
-    ((not exists (select 1 from locked) and not exists (select 1 from claimed where created)
-      and not exists (select 1 from taken) and not exists (select 1 from unknown_parent))
-     or (exists (select 1 from locked) and not exists (select 1 from unchanged))) as raced`;
+    ${RACED} as raced`;
 
 export const CHAT_FINISH = `with current as (select * from messages where message_id = $1),
   locked as materialized (select conversation_id, head_id from conversations where conversation_id = (select conversation_id from current) for no key update),
@@ -116,63 +126,13 @@ export const CHAT_FINISH = `with current as (select * from messages where messag
 /**
  * saveMessage's statement (`messages.append` in postgres-message-repository.ts) for one message
  * sent without a parent or a time, as the bench sends it: it follows the conversation's head and
- * is dated no earlier than it. Parameters: $1 conversation, $2 the message as JSON (one element),
- * $3 roots (none), $4 a parent named (none), $5 user, $6 the time, $7 temporary, $8 which messages
- * are dated.
+ * is dated no earlier than it. The shared parameters only.
  */
-export const SAVE_MESSAGE = `with locked as materialized (
-    select conversation_id, head_id, active_at, xmin as version from conversations where conversation_id = $1 for no key update),
-  unchanged as materialized (select conversation_id from locked),
-  sent as (select * from rows from (json_to_recordset($2::json) as (
-      message_id text, conversation_id text, user_id text, role text, text text, created_at timestamptz,
-      metadata jsonb, reply_to text, parent_id text, status text, progress_at timestamptz, finish_reason text))
-    with ordinality as input(message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, parent_id, status, progress_at, finish_reason, ord)),
-  input as materialized (
-    select s.*, case
-        when s.parent_id is not null then s.parent_id
-        when s.message_id = any($3::text[]) then null
-        when s.ord = 1 then coalesce(
-          (select m.message_id from messages m where m.message_id = $4 and m.conversation_id = $1),
-          (select head_id from locked))
-        else (select e.message_id from sent e where e.ord = s.ord - 1)
-      end as parent
-    from sent s),
-  taken as (select m.* from messages m where m.message_id = any(array(select message_id from input))),
-  unknown_parent as (
-    select s.message_id from sent s
-    where s.parent_id is not null
-      and (select m.conversation_id from messages m where m.message_id = s.parent_id) is distinct from $1
-      and not exists (select 1 from sent e where e.message_id = s.parent_id and e.ord < s.ord)),
-  followed as materialized (
-    select greatest(
-      (select max((select m.created_at from messages m where m.message_id = i.parent and m.conversation_id = $1))
-       from input i where i.ord = 1 or i.parent_id is not null),
-      (select l.active_at from locked l
-       where l.head_id in (select parent from input) and not exists (select 1 from messages m where m.message_id = l.head_id))) as at),
-  claimed as (
-    insert into conversations (conversation_id, user_id, created_at, active_at, temporary)
-    select $1, $5, $6, greatest($6::timestamptz, greatest($6::timestamptz, (select at from followed))), $7
-    from (select count(*) from locked) as locked_first
-    where not exists (select 1 from taken) and not exists (select 1 from unknown_parent)
-    on conflict (conversation_id) do update set active_at = greatest(conversations.active_at, excluded.active_at)
-      where conversations.user_id = excluded.user_id
-    returning *, xmax = 0 as created),
-  owner as (
-    insert into users (user_id, created_at) select user_id, created_at from claimed where created
-    on conflict (user_id) do nothing),
-  inserted as (
-    insert into messages (message_id, conversation_id, user_id, role, text, created_at, metadata, reply_to, parent_id, status, progress_at, finish_reason)
-    select i.message_id, c.conversation_id, c.user_id, i.role, i.text,
-      case when ($8::boolean[])[i.ord::int] then greatest(i.created_at, (select at from followed)) else i.created_at end,
-      i.metadata, i.reply_to, i.parent, i.status, i.progress_at, i.finish_reason
-    from input i cross join claimed c where c.created or exists (select 1 from unchanged) order by i.ord
-    on conflict (reply_to) where status = 'in_progress' do nothing
-    returning message_id, parent_id, created_at)
+export const SAVE_MESSAGE = `with ${TREE_INPUT},
+  ${CLAIM_AND_INSERT}
   select (select row_to_json(c) from claimed c) as claimed,
     (select row_to_json(c) from conversations c where c.conversation_id = $1) as existing,
     coalesce((select json_agg(t) from taken t), '[]') as taken,
     coalesce((select json_agg(json_build_object('message_id', message_id, 'parent_id', parent_id, 'created_at', created_at)) from inserted), '[]') as inserted,
     coalesce((select json_agg(message_id) from unknown_parent), '[]') as unknown_parents,
-    ((not exists (select 1 from locked) and not exists (select 1 from claimed where created)
-      and not exists (select 1 from taken) and not exists (select 1 from unknown_parent))
-     or (exists (select 1 from locked) and not exists (select 1 from unchanged))) as raced`;
+    ${RACED} as raced`;
