@@ -9,21 +9,15 @@ import { Conversation } from '../../../src/domain/conversation.js';
 import { Message } from '../../../src/domain/message.js';
 import { openReply } from '../../../src/domain/reply.js';
 import { createTestDatabase, requirePostgres } from '../../support/postgres.js';
+import { recordingStatements } from '../../support/recording-statements.js';
 
 const BIG = 2_000;
 
 /** The statement a repository sends (its text and values), not run: the test runs it itself. */
 async function statementOf(send: (db: Statements) => Promise<unknown>): Promise<Sql> {
-  let sent: Sql | undefined;
-  const recording = {
-    transactional: false,
-    async rows(query: Sql) {
-      sent = query;
-      return [{ claimed: null, existing: null, taken: [], taken_reply: null, history: [], inserted: [], unknown_parent: false, unknown_parents: [], raced: false }];
-    },
-  } as unknown as Statements;
-  await send(recording);
-  return sent!;
+  const sent: Sql[] = [];
+  await send(recordingStatements(sent));
+  return sent.at(-1)!;
 }
 
 /**
