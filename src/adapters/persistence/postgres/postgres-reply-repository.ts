@@ -11,7 +11,7 @@ import {
 } from '../../../application/ports/reply-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { CUT_SHORT } from '../../../domain/reply.js';
-import { claimAndInsert, conversationFirst, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toDate, toMessage, treeInput, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
+import { claimAndInsert, conversationFirst, historyOf, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toDate, toMessage, treeInput, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
 import { sql, type Sql, type Statements } from './statements.js';
 import { isLostInsertRace } from './unavailable.js';
 
@@ -66,9 +66,7 @@ export class PostgresReplyRepository implements ReplyRepository {
         sql`/* replies.begin */ with recursive ${treeInput(conversationId, sent, start.parentIfStored ?? null, roots)},
          taken_reply as (select * from messages where reply_to = ${questionId} order by created_at desc, seq desc limit 1),
          ${pathUp('above', questionParent, conversationId, start.historyLimit * 2)},
-         history as (
-           select m.*, p.depth from above p cross join lateral (select * from messages where message_id = p.message_id offset 0) m
-           where m.status = 'completed' order by p.depth limit ${start.historyLimit}),
+         ${historyOf('above', start.historyLimit)},
          ${claimAndInsert(start.conversation, sent, new Set(sent.map((m) => m.messageId)))}
          select (select row_to_json(c) from claimed c) as claimed,
                 (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as existing,
@@ -133,9 +131,7 @@ export class PostgresReplyRepository implements ReplyRepository {
          update conversations set active_at = greatest(active_at, (select created_at from opened))
          where conversation_id = ${conversationId} and exists (select 1 from opened)),
        ${pathUp('above', sql`select parent_id from question`, conversationId, start.historyLimit * 2)},
-       history as (
-         select m.*, p.depth from above p cross join lateral (select * from messages where message_id = p.message_id offset 0) m
-         where m.status = 'completed' order by p.depth limit ${start.historyLimit})
+       ${historyOf('above', start.historyLimit)}
        select (select row_to_json(c) from conversations c where c.conversation_id = ${conversationId}) as conversation,
               (select row_to_json(q) from question q) as question,
               (select row_to_json(r) from running r) as running,

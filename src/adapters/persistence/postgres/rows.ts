@@ -276,3 +276,13 @@ export function pathUp(name: string, from: Sql, conversationId: string, maxDepth
          select m.message_id, m.parent_id, p.depth + 1 from ${raw(name)} p
          cross join lateral (select message_id, parent_id from messages where message_id = p.parent_id offset 0) m ${bound})`;
 }
+
+/**
+ * A CTE `history`: the finished messages of a `pathUp` walk named `path`, nearest first, at most
+ * `limit`: a model's history above a question. Each read by its key, as the walk reads them.
+ */
+export function historyOf(path: string, limit: number): Sql {
+  return sql`history as (
+         select m.*, p.depth from ${raw(path)} p cross join lateral (select * from messages where message_id = p.message_id offset 0) m
+         where m.status = 'completed' order by p.depth limit ${limit})`;
+}
