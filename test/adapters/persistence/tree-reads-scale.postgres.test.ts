@@ -4,6 +4,7 @@ import type { Sql } from 'sql-template-tag';
 import { migrate } from '../../../src/adapters/persistence/postgres/database.js';
 import { PostgresMessageRepository } from '../../../src/adapters/persistence/postgres/postgres-message-repository.js';
 import { PostgresReplyRepository } from '../../../src/adapters/persistence/postgres/postgres-reply-repository.js';
+import { PostgresResponseRepository } from '../../../src/adapters/persistence/postgres/postgres-response-repository.js';
 import { Statements } from '../../../src/adapters/persistence/postgres/statements.js';
 import { Conversation } from '../../../src/domain/conversation.js';
 import { Message } from '../../../src/domain/message.js';
@@ -124,6 +125,32 @@ describe('PostgreSQL: writing into and paging a long conversation reads a few ro
       const next = await reading(() => messages.pageBranch('big', 'owner', { order, limit: 50, after: first.result.next, leafId: null }));
       expect(next.result.messages[0]!.message.messageId, order).to.equal(order === 'asc' ? 'big-51' : `big-${BIG - 50}`);
       expect(next.read, `${order}, next page: rows of messages read`).to.be.below(250);
+    }
+  });
+
+  it('switchBranch from the middle of the chain: the subtree below is read once', async () => {
+    const messages = new PostgresMessageRepository(new Statements(client as unknown as pg.PoolClient));
+    await client.query('set enable_seqscan = off');
+    try {
+      const { read, result } = await reading(() => messages.switchBranch('big', 'owner', `big-${BIG / 2}`));
+      expect(result).to.include({ found: true, headId: `big-${BIG}` });
+      // The message and its BIG / 2 descendants, each once (they were looked up again by key to find the newest).
+      expect(read, 'rows of messages read').to.be.within(BIG / 2 + 1, BIG / 2 + 20);
+    } finally {
+      await client.query('reset enable_seqscan');
+    }
+  });
+
+  it('DELETE /v1/conversations/{id} (responses.deleteConversation): the messages are read once, by the delete', async () => {
+    const responses = new PostgresResponseRepository(new Statements(client as unknown as pg.PoolClient));
+    await client.query('set enable_seqscan = off');
+    try {
+      const { read, result } = await reading(() => responses.deleteConversation('big', 'owner'));
+      expect(result.messages).to.equal(BIG);
+      // Counted by the row's message_count: counting them read each message a second time.
+      expect(read, 'rows of messages read').to.be.within(BIG, BIG + 20);
+    } finally {
+      await client.query('reset enable_seqscan');
     }
   });
 

@@ -239,10 +239,8 @@ export class PostgresMessageRepository implements MessageRepository {
 
   async switchBranch(conversationId: string, userId: string, messageId: string): Promise<{ conversation: Conversation | null; found: boolean; headId: string | null }> {
     const [row] = await this.db.rows<{ conversation: ConversationRow | null; head_id: string | null; found: boolean }>(
-      sql`/* messages.switch_branch */ with recursive ${descendantsOf('subtree', sql`${messageId}`, conversationId)},
-       newest as (
-         select m.message_id from subtree d join messages m on m.message_id = d.message_id
-         order by m.created_at desc, m.seq desc limit 1),
+      sql`/* messages.switch_branch */ with recursive ${descendantsOf('subtree', sql`${messageId}`, conversationId, true)},
+       newest as (select message_id from subtree order by created_at desc, seq desc limit 1),
        moved as (
          update conversations set head_id = (select message_id from newest)
          where conversation_id = ${conversationId} and user_id = ${userId} and exists (select 1 from newest)
@@ -320,20 +318,23 @@ export class PostgresMessageRepository implements MessageRepository {
 }
 
 /**
- * A recursive CTE `name(message_id)`: the messages `roots` yields and all their descendants
+ * A recursive CTE `name(message_id)` (with `positioned`, `name(message_id, created_at, seq)`): the
+ * messages `roots` yields and all their descendants
  * (children through `messages_parent`, by their parent's id alone: Migration20261203000000). Each
  * step looks up the children of each message found in the step before (a lateral subquery the
  * planner keeps apart, `offset 0`), whatever the planner believes of the conversation's size:
  * joined whole, or looked up by conversation too, a conversation thought small (one the table's
  * statistics do not know yet, say) was read whole at every step, the square of a deep subtree's size.
  */
-function descendantsOf(name: string, roots: Sql, conversationId: string): Sql {
-  return sql`${raw(name)}(message_id) as (
-         select m.message_id from messages m where m.message_id in (${roots}) and m.conversation_id = ${conversationId}
+function descendantsOf(name: string, roots: Sql, conversationId: string, positioned = false): Sql {
+  // Each message's place in the timeline is read in the same visit: a second read by key cost a long subtree twice the time.
+  const columns = raw(positioned ? 'message_id, created_at, seq' : 'message_id');
+  return sql`${raw(name)}(${columns}) as (
+         select ${columns} from messages m where m.message_id in (${roots}) and m.conversation_id = ${conversationId}
          union
-         select c.message_id from ${raw(name)} d
+         select c.* from ${raw(name)} d
          cross join lateral (
-           select c.message_id from messages c where c.parent_id = d.message_id offset 0) c)`;
+           select ${columns} from messages c where c.parent_id = d.message_id offset 0) c)`;
 }
 
 /** A message's siblings (the messages that share its parent, itself included) as one row: count, its index, its neighbours. */

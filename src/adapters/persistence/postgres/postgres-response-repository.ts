@@ -99,12 +99,14 @@ export class PostgresResponseRepository implements ResponseRepository {
 
   async deleteConversation(conversationId: string, userId: string): Promise<ConversationDeletion> {
     // The conversation's row is deleted first, and its messages, sessions and records with it (cascades).
+    // Its messages are counted by the row's message_count (kept by the statement triggers): counting
+    // them read every message of the conversation once more besides the delete's own reading.
     const [row] = await this.db.rows<{ conversation: ConversationRow | null; messages: string; sessions: string; deleted: boolean }>(
       sql`/* responses.delete_conversation */ with target as (select * from conversations where conversation_id = ${conversationId}),
        deleted as (delete from conversations where conversation_id = ${conversationId} and user_id = ${userId} returning 1)
        select (select row_to_json(t) from target t) as conversation,
               exists (select 1 from deleted) as deleted,
-              (select count(*) from messages where conversation_id = ${conversationId}) as messages,
+              coalesce((select message_count from target), 0) as messages,
               (select count(*) from sessions where conversation_id = ${conversationId}) as sessions`,
     );
     const conversation = row!.conversation ? toConversation(row!.conversation) : null;
