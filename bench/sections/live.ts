@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { serviceCpuMeter } from '../support/cpu-meter.js';
+import { serviceCpuMeter, type CpuMeter } from '../support/cpu-meter.js';
 import { createDatabase } from '../support/databases.js';
 import { loadRun, type LoadTarget } from '../support/load.js';
 import { liveChat, streamingRepliesApart } from '../support/live-streams.js';
@@ -14,6 +14,19 @@ import { saveMessageBody } from '../support/workload.js';
 export const heading =
   'Live replies across instances on PostgreSQL (the model a local paced OpenAI-compatible server): how late a piece reaches a follower on another instance, and saveMessage on a third instance while 1,000 followed replies stream';
 export const needsPostgres = true;
+
+/** Two meters read over the same runs as one: their CPU seconds summed. */
+function bothMeters(a: CpuMeter, b: CpuMeter): CpuMeter {
+  return {
+    start: async () => void (await Promise.all([a.start(), b.start()])),
+    stop: async () => {
+      const [x, y] = await Promise.all([a.stop(), b.stop()]);
+      if ('unreadable' in x) return x;
+      if ('unreadable' in y) return y;
+      return { seconds: x.seconds + y.seconds };
+    },
+  };
+}
 
 /** Replies streaming while saveMessage is measured: half produced on each of two instances, each followed from the other. */
 const STREAMS = Number(process.env.BENCH_LIVE_STREAMS ?? 1000);
@@ -102,9 +115,20 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
     // What a request costs the writing instance and its PostgreSQL backends, whatever share of the cores it got.
     const monitor = cleanup.add(new pg.Pool({ connectionString: settings.adminUrl, max: 1 }), (p) => p.end());
     const meter = serviceCpuMeter(writer!.pid, monitor, database.name, WRITER_APPLICATION);
+    // What the streaming costs the two streaming instances and their PostgreSQL backends (their
+    // connections carry the service's default application names: one meter takes the first
+    // instance and the statements' backends of both, the other the second and the notification
+    // connections, the writing instance's among them, which hears only the follows), followed or
+    // not, over the same measured runs.
+    const streamingMeter = bothMeters(
+      serviceCpuMeter(first!.pid, monitor, database.name, 'assistant-backend'),
+      serviceCpuMeter(second!.pid, monitor, database.name, 'assistant-backend-notifications'),
+    );
     type Kind = 'alone' | 'unfollowed' | 'followed';
     /** Per kind of run: its rates, and its requests per CPU second where the CPU could be read. */
     const measures: Record<Kind, { rates: number[]; perCpu: number[] }> = { alone: { rates: [], perCpu: [] }, unfollowed: { rates: [], perCpu: [] }, followed: { rates: [], perCpu: [] } };
+    /** Per kind of streaming run: the streaming instances' CPU, as a share of one core (%). */
+    const streamingShare: Record<'unfollowed' | 'followed', number[]> = { unfollowed: [], followed: [] };
     /** One measured run of saveMessage: its figures, kept under `kind`, and a line saying them. */
     const measured = async (kind: Kind) => {
       await meter.start();
@@ -117,7 +141,13 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
     };
     const beside = async (follow: boolean) => {
       const streaming = await streamingRepliesApart({ a: first!.url, b: second!.url, plan, follow, streams: STREAMS });
-      log(await measured(follow ? 'followed' : 'unfollowed'));
+      await streamingMeter.start();
+      const started = performance.now();
+      const line = await measured(follow ? 'followed' : 'unfollowed');
+      const cpu = await streamingMeter.stop();
+      const share = 'seconds' in cpu ? (100 * cpu.seconds) / ((performance.now() - started) / 1000) : null;
+      if (share !== null) streamingShare[follow ? 'followed' : 'unfollowed'].push(share);
+      log(`${line}; the streaming instances: ${share === null ? `no CPU figure (${'unreadable' in cpu ? cpu.unreadable : ''})` : `${Math.round(share)}% of a core`}`);
       await streaming.done;
       await sleep(500);
     };
@@ -140,6 +170,14 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
       subject: rate(`beside ${STREAMS} followed replies`, followed.rates, pace),
       baseline: rate(`beside ${STREAMS} unfollowed replies`, unfollowed.rates, pace),
     });
+    if (streamingShare.followed.length > 0 && streamingShare.unfollowed.length > 0) {
+      const share = (label: string, samples: number[]) => ({ label, measure: measureOf(samples), unit: '% of a core' });
+      rows.push({
+        figure: `CPU of the two streaming instances and their PostgreSQL backends while ${STREAMS} replies stream: what following costs`,
+        subject: share('followed', streamingShare.followed),
+        baseline: share('unfollowed', streamingShare.unfollowed),
+      });
+    }
     if (alone.perCpu.length > 0 && followed.perCpu.length > 0) {
       const cpuRate = (label: string, samples: number[]) => ({ label, measure: measureOf(samples), unit: 'req/CPU s' });
       rows.push({
