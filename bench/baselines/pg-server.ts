@@ -10,9 +10,10 @@
  *   one statement (CTEs), which PostgreSQL runs atomically;
  * - the offline reply from the project's own responder and persona, so the compute is the same;
  * - saveMessage in the service's own statement and POST /v1/chat in its own two (copied, in
- *   service-statements.ts), so the database does the same work: a saved message follows the
- *   conversation's head, as the contract's conversation trees have it; loadMessages reads a flat
- *   page of the conversation, not the service's branch with siblings (less work than the service's);
+ *   service-statements.ts), and loadMessages in its page of the active branch with each message's
+ *   siblings (its texts taken from the service's repository at start: `pageStatements`), so the
+ *   database does the same work: a saved message follows the conversation's head, and a page is a
+ *   branch of the tree, as the contract's conversation trees have them;
  * - the planner's statistics kept as the service keeps them where autovacuum is off (the service's
  *   own TableStatistics), so both meet the same plans.
  * Left out, as the bench never sends them: /v1/chat's replay by `message_id` (refused with 400),
@@ -28,6 +29,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { elizaReply } from '../../src/adapters/llm/offline/eliza-rules.js';
 import { titleFromFirstMessage } from '../../src/domain/conversation.js';
 import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
+import { PostgresMessageRepository } from '../../src/adapters/persistence/postgres/postgres-message-repository.js';
+import type { Statements } from '../../src/adapters/persistence/postgres/statements.js';
 import { TableStatistics } from '../../src/adapters/persistence/postgres/table-statistics.js';
 import { CHAT_BEGIN, CHAT_FINISH, SAVE_MESSAGE } from './service-statements.js';
 
@@ -92,25 +95,66 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return body as Record<string, unknown>;
 }
 
-const pageSql = (order: string, seek: boolean) => `
-  select c.user_id as owner, m.* from conversations c left join lateral (
-    select * from messages where conversation_id = c.conversation_id
-    ${seek ? `and (created_at, seq) ${order === 'asc' ? '>' : '<'} ($3, $4)` : ''}
-    order by created_at ${order}, seq ${order} limit $2) m on true
-  where c.conversation_id = $1`;
-
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const messageJson = (r: Row) => ({
   message_id: r.message_id, conversation_id: r.conversation_id, user_id: r.user_id, role: r.role,
-  text: r.text, created_at: (r.created_at as Date).toISOString(), metadata: r.metadata,
+  text: r.draft ?? r.text, created_at: new Date(r.created_at).toISOString(),
+  metadata: r.finish_reason == null ? r.metadata : { ...r.metadata, finish_reason: r.finish_reason },
+  status: r.status, parent_id: r.parent_id,
 });
+const branchMessageJson = (r: Row) => ({
+  ...messageJson(r),
+  siblings: { count: Number(r.sibling_count), index: Number(r.sibling_index), previous_id: r.previous_id, next_id: r.next_id },
+});
+
+/** Where a page goes on: after `afterId` (whose parent was `afterParentId`) in the branch that ends at `leafId`. */
+type PagePosition = { leafId: string; afterId: string; afterParentId: string | null };
 const encodeCursor = (key: unknown[]) => Buffer.from(JSON.stringify(key)).toString('base64url');
-function decodeCursor(cursor: unknown, order: string, conversationId: string): [Date, string] {
+function decodeCursor(cursor: unknown, order: string, conversationId: string): PagePosition {
   try {
-    const [o, c, ms, seq] = JSON.parse(Buffer.from(String(cursor), 'base64url').toString('utf8'));
-    if (o === order && c === conversationId && Number.isSafeInteger(ms) && /^\d+$/.test(seq)) return [new Date(ms), seq];
+    const [o, c, leafId, afterId, afterParentId] = JSON.parse(Buffer.from(String(cursor), 'base64url').toString('utf8'));
+    if (o === order && c === conversationId && typeof leafId === 'string' && typeof afterId === 'string' && (afterParentId === null || typeof afterParentId === 'string')) {
+      return { leafId, afterId, afterParentId };
+    }
   } catch { /* refused below */ }
   throw invalid('cursor', 'is not a cursor returned by this endpoint for this conversation and order');
+}
+
+/**
+ * loadMessages runs the service's own statement for a page of the active branch with each
+ * message's siblings (messages.page_branch), as a hand-tuned server would keep it: its texts, one
+ * per order and kind of position, taken once at start from the service's repository with marker
+ * values (the repository never runs), and each value put in its place per request. A statement
+ * of the service is a text with its values; nothing of the service runs per request.
+ */
+const MARK = { conversation: '\u0001conversation', user: '\u0001user', leaf: '\u0001leaf', after: '\u0001after', parent: '\u0001parent' };
+const MARK_LIMIT = 1_000_001;
+const pageStatements = new Map<string, { name: string; text: string; values: unknown[] }>();
+for (const order of ['asc', 'desc'] as const) {
+  for (const kind of ['first', 'after-parent', 'after-root'] as const) {
+    let recorded: { text: string; values: unknown[] } | undefined;
+    const recorder = { transactional: false, rows: async (query: { text: string; values: unknown[] }) => ((recorded = { text: query.text, values: query.values }), [{ owner: null, leaf_found: false, page: [] }]) };
+    const after = kind === 'first' ? null : { leafId: MARK.leaf, afterId: MARK.after, afterParentId: kind === 'after-root' ? null : MARK.parent };
+    await new PostgresMessageRepository(recorder as unknown as Statements).pageBranch(MARK.conversation, MARK.user, { order, limit: MARK_LIMIT, after, leafId: null });
+    pageStatements.set(`${order} ${kind}`, { name: `page-${order}-${kind}`, ...recorded! });
+  }
+}
+// A value the statements gained that this server cannot fill stops it here, not in the middle of a run.
+for (const { values } of pageStatements.values()) pageValues(values, 'c', 'u', 1, { leafId: 'l', afterId: 'a', afterParentId: 'p' });
+function pageValues(marked: unknown[], conversationId: string, userId: string, limit: number, after: PagePosition | null): unknown[] {
+  return marked.map((value) => {
+    switch (value) {
+      case MARK.conversation: return conversationId;
+      case MARK.user: return userId;
+      case MARK.leaf: return after!.leafId;
+      case MARK.after: return after!.afterId;
+      case MARK.parent: return after!.afterParentId;
+      case MARK_LIMIT: return limit;
+      case MARK_LIMIT + 1: return limit + 1;
+      case null: return null;
+      default: throw new Error(`the page statement has a value this server does not know: ${JSON.stringify(value)}`);
+    }
+  });
 }
 
 /** A write's row; a statement that raced the conversation's creation stored nothing and runs again (three times at most), as the service's do. */
@@ -147,11 +191,11 @@ async function saveMessage(body: Record<string, unknown>): Promise<[number, unkn
       (body.metadata === undefined || isDeepStrictEqual(taken.metadata, metadata)) &&
       (sentAt === undefined || new Date(taken.created_at).getTime() === sentAt.getTime());
     if (!same) throw new Problem(409, `message_id ${messageId} was already used for another message`);
-    return [200, { status: 'ok', message: messageJson({ ...taken, created_at: new Date(taken.created_at) }) }];
+    return [200, { status: 'ok', message: messageJson(taken) }];
   }
   const [inserted] = saved.inserted as Row[];
   if (!inserted) throw new Problem(409, 'the message could not be stored');
-  return [201, { status: 'ok', message: messageJson({ ...message, created_at: new Date(inserted.created_at) }) }];
+  return [201, { status: 'ok', message: messageJson({ ...message, created_at: inserted.created_at, parent_id: inserted.parent_id }) }];
 }
 
 async function loadMessages(body: Record<string, unknown>): Promise<[number, unknown]> {
@@ -160,14 +204,19 @@ async function loadMessages(body: Record<string, unknown>): Promise<[number, unk
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 500) throw invalid('limit', 'must be an integer from 1 to 500');
   const order = oneOf(body, 'order', ['asc', 'desc'] as const, 'asc');
   const after = body.cursor == null ? null : decodeCursor(body.cursor, order, conversationId);
-  const values = [conversationId, limit + 1, ...(after ?? [])];
-  const { rows } = await pool.query({ name: `page-${order}-${!!after}`, text: pageSql(order, !!after), values });
-  if (rows[0] && rows[0].owner !== userId) throw new Problem(404, 'conversation not found');
-  const page = rows.filter((r) => r.message_id !== null);
+  const statement = pageStatements.get(`${order} ${after === null ? 'first' : after.afterParentId === null ? 'after-root' : 'after-parent'}`)!;
+  const { rows: [row] } = await pool.query({ name: statement.name, text: statement.text, values: pageValues(statement.values, conversationId, userId, limit, after) });
+  const owner = row.owner as Row | null;
+  // An unknown conversation is an empty page, another user's 404 (as the service answers).
+  if (!owner) return [200, { status: 'ok', conversation_id: conversationId, messages: [], next_cursor: null, head_id: null }];
+  if (owner.user_id !== userId) throw new Problem(404, 'conversation not found');
+  const page = row.page as Row[];
+  const leafId = after?.leafId ?? owner.head_id;
   const last = page.length > limit ? page[limit - 1] : undefined;
   return [200, {
-    status: 'ok', conversation_id: conversationId, messages: page.slice(0, limit).map(messageJson),
-    next_cursor: last ? encodeCursor([order, conversationId, last.created_at.getTime(), last.seq]) : null,
+    status: 'ok', conversation_id: conversationId, messages: page.slice(0, limit).map(branchMessageJson),
+    next_cursor: last && leafId !== null ? encodeCursor([order, conversationId, leafId, last.message_id, last.parent_id]) : null,
+    head_id: owner.head_id,
   }];
 }
 
