@@ -26,12 +26,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
+import type { Sql } from 'sql-template-tag';
 import { elizaReply } from '../../src/adapters/llm/offline/eliza-rules.js';
 import { titleFromFirstMessage } from '../../src/domain/conversation.js';
 import { JsonFilePersonaSource } from '../../src/adapters/persona/json-file-persona-source.js';
 import { PostgresMessageRepository } from '../../src/adapters/persistence/postgres/postgres-message-repository.js';
-import type { Statements } from '../../src/adapters/persistence/postgres/statements.js';
 import { TableStatistics } from '../../src/adapters/persistence/postgres/table-statistics.js';
+import { recordingStatements } from '../../test/support/recording-statements.js';
 import { CHAT_BEGIN, CHAT_FINISH, SAVE_MESSAGE } from './service-statements.js';
 
 const BODY_LIMIT = 1_048_576;
@@ -132,11 +133,10 @@ const MARK_LIMIT = 1_000_001;
 const pageStatements = new Map<string, { name: string; text: string; values: unknown[] }>();
 for (const order of ['asc', 'desc'] as const) {
   for (const kind of ['first', 'after-parent', 'after-root'] as const) {
-    let recorded: { text: string; values: unknown[] } | undefined;
-    const recorder = { transactional: false, rows: async (query: { text: string; values: unknown[] }) => ((recorded = { text: query.text, values: query.values }), [{ owner: null, leaf_found: false, page: [] }]) };
+    const sent: Sql[] = [];
     const after = kind === 'first' ? null : { leafId: MARK.leaf, afterId: MARK.after, afterParentId: kind === 'after-root' ? null : MARK.parent };
-    await new PostgresMessageRepository(recorder as unknown as Statements).pageBranch(MARK.conversation, MARK.user, { order, limit: MARK_LIMIT, after, leafId: null });
-    pageStatements.set(`${order} ${kind}`, { name: `page-${order}-${kind}`, ...recorded! });
+    await new PostgresMessageRepository(recordingStatements(sent)).pageBranch(MARK.conversation, MARK.user, { order, limit: MARK_LIMIT, after, leafId: null });
+    pageStatements.set(`${order} ${kind}`, { name: `page-${order}-${kind}`, text: sent[0]!.text, values: sent[0]!.values });
   }
 }
 // A value the statements gained that this server cannot fill stops it here, not in the middle of a run.

@@ -6,11 +6,13 @@ const ANSWERS: Record<string, object> = {
   'messages.append': { claimed: null, existing: null, taken: [], inserted: [], unknown_parents: [], raced: false },
   'replies.begin': { claimed: null, existing: null, taken: null, taken_reply: null, history: [], inserted: [], unknown_parent: false, raced: false },
   'replies.finish': { finished: null, current: null, removed: '0', named: false },
+  'messages.page_branch': { owner: null, leaf_found: false, page: [] },
 };
 
 /**
  * A stand-in for the database under the PostgreSQL repositories: it keeps each statement they send
- * (text and values, in `sent`) without running it, and answers with a canned row.
+ * (text and values, in `sent`) without running it, and answers with a canned row. (The bench's
+ * hand-written server takes its page statements from the repository through it.)
  */
 export function recordingStatements(sent: Sql[]): Statements {
   return {
