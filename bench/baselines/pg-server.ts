@@ -126,8 +126,8 @@ function decodeCursor(cursor: unknown, order: string, conversationId: string): P
  * message's siblings (messages.page_branch), as a hand-tuned server would keep it: its texts, one
  * per order and kind of position, taken once at start from the service's repository (over the
  * tests' recording stand-in for the database, which runs nothing) with marker values, and each
- * value put in its place per request. A statement
- * of the service is a text with its values; nothing of the service runs per request.
+ * value put in its place per request. A statement of the service is a text with its values;
+ * nothing of the service runs per request.
  */
 const MARK = { conversation: '\u0001conversation', user: '\u0001user', leaf: '\u0001leaf', after: '\u0001after', parent: '\u0001parent' };
 const MARK_LIMIT = 1_000_001;

@@ -71,12 +71,19 @@ describe('PostgreSQL: writing into and paging a long conversation reads a few ro
     await database?.drop();
   });
 
-  /** Runs `work` on generic plans, rolled back: its result and the rows of `messages` it read. */
-  async function reading<T>(work: () => Promise<T>): Promise<{ read: number; result: T }> {
+  /**
+   * Runs `work` on generic plans, rolled back: its result and the rows of `messages` it read.
+   * `seqscan: false`: with the planner kept off sequential scans. On this small table they are
+   * cheap, and some joins of a statement take them; at any size, what must not happen is reading
+   * the whole table or conversation through an index.
+   */
+  async function reading<T>(work: () => Promise<T>, { seqscan = true } = {}): Promise<{ read: number; result: T }> {
     const readSoFar = async () =>
       Number((await client.query(`select coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as n from pg_stat_xact_user_tables where relname = 'messages'`)).rows[0].n);
     await client.query('begin');
     try {
+      // Local to the transaction: the rollback resets it.
+      if (!seqscan) await client.query('set local enable_seqscan = off');
       const before = await readSoFar();
       const result = await work();
       return { read: (await readSoFar()) - before, result };
@@ -84,6 +91,9 @@ describe('PostgreSQL: writing into and paging a long conversation reads a few ro
       await client.query('rollback');
     }
   }
+
+  /** The repositories' statements on the test's own connection (and its generic plans). */
+  const onClient = () => new Statements(client as unknown as pg.PoolClient);
 
   /** Runs the statement on a generic plan, rolled back; the rows of `messages` it read. */
   async function rowsRead(name: string, statement: Sql): Promise<{ read: number; inserted: number }> {
@@ -116,7 +126,7 @@ describe('PostgreSQL: writing into and paging a long conversation reads a few ro
   });
 
   it('loadMessages: pages of the active branch in both orders, the first and the next, read about a page each', async () => {
-    const messages = new PostgresMessageRepository(new Statements(client as unknown as pg.PoolClient));
+    const messages = new PostgresMessageRepository(onClient());
     for (const order of ['asc', 'desc'] as const) {
       const first = await reading(() => messages.pageBranch('big', 'owner', { order, limit: 50, after: null, leafId: null }));
       expect(first.result.messages, order).to.have.length(50);
@@ -129,42 +139,25 @@ describe('PostgreSQL: writing into and paging a long conversation reads a few ro
   });
 
   it('switchBranch from the middle of the chain: the subtree below is read once', async () => {
-    const messages = new PostgresMessageRepository(new Statements(client as unknown as pg.PoolClient));
-    await client.query('set enable_seqscan = off');
-    try {
-      const { read, result } = await reading(() => messages.switchBranch('big', 'owner', `big-${BIG / 2}`));
-      expect(result).to.include({ found: true, headId: `big-${BIG}` });
-      // The message and its BIG / 2 descendants, each once (they were looked up again by key to find the newest).
-      expect(read, 'rows of messages read').to.be.within(BIG / 2 + 1, BIG / 2 + 20);
-    } finally {
-      await client.query('reset enable_seqscan');
-    }
+    const messages = new PostgresMessageRepository(onClient());
+    const { read, result } = await reading(() => messages.switchBranch('big', 'owner', `big-${BIG / 2}`), { seqscan: false });
+    expect(result).to.include({ found: true, headId: `big-${BIG}` });
+    // The message and its BIG / 2 descendants, each once (they were looked up again by key to find the newest).
+    expect(read, 'rows of messages read').to.be.within(BIG / 2 + 1, BIG / 2 + 20);
   });
 
   it('DELETE /v1/conversations/{id} (responses.deleteConversation): the messages are read once, by the delete', async () => {
-    const responses = new PostgresResponseRepository(new Statements(client as unknown as pg.PoolClient));
-    await client.query('set enable_seqscan = off');
-    try {
-      const { read, result } = await reading(() => responses.deleteConversation('big', 'owner'));
-      expect(result.messages).to.equal(BIG);
-      // Counted by the row's message_count: counting them read each message a second time.
-      expect(read, 'rows of messages read').to.be.within(BIG, BIG + 20);
-    } finally {
-      await client.query('reset enable_seqscan');
-    }
+    const responses = new PostgresResponseRepository(onClient());
+    const { read, result } = await reading(() => responses.deleteConversation('big', 'owner'), { seqscan: false });
+    expect(result.messages).to.equal(BIG);
+    // Counted by the row's message_count: counting them read each message a second time.
+    expect(read, 'rows of messages read').to.be.within(BIG, BIG + 20);
   });
 
   it('deleteMessages by ids, with descendants: the subtree at the end of the conversation, by key', async () => {
-    const messages = new PostgresMessageRepository(new Statements(client as unknown as pg.PoolClient));
-    // On this small table sequential scans are cheap, and some joins of the statement take them; at
-    // any size, what must not happen is reading the whole table or conversation through an index.
-    await client.query('set enable_seqscan = off');
-    try {
-      const { read, result } = await reading(() => messages.deleteOwned('big', 'owner', [`big-${BIG - 10}`], true));
-      expect(result.deleted).to.equal(11);
-      expect(read, 'rows of messages read').to.be.below(200);
-    } finally {
-      await client.query('reset enable_seqscan');
-    }
+    const messages = new PostgresMessageRepository(onClient());
+    const { read, result } = await reading(() => messages.deleteOwned('big', 'owner', [`big-${BIG - 10}`], true), { seqscan: false });
+    expect(result.deleted).to.equal(11);
+    expect(read, 'rows of messages read').to.be.below(200);
   });
 });
