@@ -7,6 +7,13 @@ export interface HistoryTurn {
   text: string;
 }
 
+/**
+ * What a turn's history needs of an earlier message: who said what, and which question a reply
+ * answers. A stored Message is one; a store may give less than a whole Message (no times, no
+ * metadata), which the history never reads.
+ */
+export type EarlierMessage = Pick<Message, 'messageId' | 'role' | 'text' | 'replyTo' | 'status'>;
+
 /** How much of a conversation the model sees: at most `messages` earlier messages and `chars` code points of them. */
 export interface HistoryBudget {
   messages: number;
@@ -17,7 +24,7 @@ export interface HistoryBudget {
  * The turns a model sees before `current`: the most recent first, as many as fit the budget
  * (the oldest are dropped), returned oldest first. `newestFirst` may include `current` itself.
  */
-export function recentHistory(newestFirst: readonly Message[], current: Message, budget: HistoryBudget): HistoryTurn[] {
+export function recentHistory(newestFirst: readonly EarlierMessage[], current: Pick<Message, 'messageId'>, budget: HistoryBudget): HistoryTurn[] {
   const turns: HistoryTurn[] = [];
   // Counted in UTF-16 units (at least the code points) until they pass the budget, then in code points.
   let chars = 0;

@@ -36,16 +36,20 @@ export class ConversationTitles {
     private readonly usage?: UsageRecorder,
   ) {}
 
-  /** How a conversation's first turn names it after its first user message, `question`; undefined when titles are off. */
-  namingFor(question: Message): Naming | undefined {
+  /**
+   * How a conversation's first turn, asking `question`, names it after its first user message
+   * (`firstAsked`, the text of one earlier on the branch, else the question's); undefined when
+   * titles are off.
+   */
+  namingFor(question: Message, firstAsked: string = question.text): Naming | undefined {
     if (this.settings.mode === 'off') return undefined;
-    const fallback = titleFromFirstMessage(question.text);
+    const fallback = titleFromFirstMessage(firstAsked);
     if (this.settings.mode !== 'model') return { fallback };
     const { conversationId } = question;
     let proposal: Promise<string | null> | undefined;
     return {
       fallback,
-      propose: () => (proposal ??= this.propose(question.text, question.userId)),
+      propose: () => (proposal ??= this.propose(firstAsked, question.userId)),
       late: (title) => this.unitOfWork.run((r) => r.conversations.nameUnlessUserDid(conversationId, title, 'generated'), { atomic: false }),
     };
   }

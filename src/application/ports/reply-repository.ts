@@ -1,4 +1,5 @@
 import type { Conversation, TitleSource } from '../../domain/conversation.js';
+import type { EarlierMessage } from '../../domain/chat-history.js';
 import type { Message } from '../../domain/message.js';
 
 /** A title for a conversation that has none yet: stored with a finished reply (the first one). */
@@ -64,8 +65,8 @@ export interface RegenerateRecord {
   running: Message | null;
   /** The stored reply, when it was opened: a sibling of the earlier replies, and the head. */
   opened: Message | null;
-  /** The finished messages of the question's path above it, newest first, bounded. */
-  history: Message[];
+  /** The finished messages of the question's path above it, newest first, bounded (what the model's history needs of each). */
+  history: EarlierMessage[];
 }
 
 export interface TurnRecord {
@@ -75,8 +76,8 @@ export interface TurnRecord {
   taken: Message | null;
   /** With `taken`: the reply stored for it, if any. */
   takenReply: Message | null;
-  /** The finished messages of the question's branch above it (above its context), newest first, as they were before this call. */
-  history: Message[];
+  /** The finished messages of the question's branch above it (above its context), newest first, as they were before this call (what the model's history needs of each). */
+  history: EarlierMessage[];
   /** Whether the question's `parentId` was no message of the conversation: then nothing was written. */
   unknownParent: boolean;
   /** The user message as stored by this call (its parent resolved, its time as stored: the turn's other messages have the same), when opened. */

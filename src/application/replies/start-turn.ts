@@ -1,4 +1,4 @@
-import { recentHistory } from '../../domain/chat-history.js';
+import { recentHistory, type EarlierMessage } from '../../domain/chat-history.js';
 import { Conversation } from '../../domain/conversation.js';
 import { ConversationNotFoundError, FieldInvalidError, MessageIdConflictError, MessageNotFoundError, ReplyInProgressError } from '../../domain/errors.js';
 import { Message, type Role } from '../../domain/message.js';
@@ -123,11 +123,11 @@ export class StartTurn {
     });
     const conversation = record.conversation?.assertOwnedBy(input.userId) ?? candidate;
     if (record.unknownParent) throw new FieldInvalidError('parent_id', 'must be a message of this conversation');
-    const request = this.requestFor(question, [...context].reverse().concat(record.history));
+    const contextAbove: EarlierMessage[] = [...context].reverse();
+    const request = this.requestFor(question, contextAbove.concat(record.history));
     if (record.opened) {
       // Named after the first user message: the earliest of the branch above (as far as the history read reaches), else of the context, else the question.
-      const firstAsked = [...record.history].reverse().concat(context, question).find((m) => m.role === 'user') ?? question;
-      const naming = record.titled ? undefined : this.titles.namingFor(firstAsked);
+      const naming = record.titled ? undefined : this.titles.namingFor(question, ([...record.history].reverse().concat(context).find((m) => m.role === 'user') ?? question).text);
       // Stored later than `now` when the message the turn follows was written meanwhile (TurnStart): every message of the turn has that time.
       const at = (m: Message) => (record.stored ? m.with({ createdAt: record.stored.createdAt }) : m);
       return { conversation, userMessage: record.stored ?? question, reply: at(reply), request, context: context.map(at), ...(naming ? { naming } : {}) };
@@ -179,7 +179,7 @@ export class StartTurn {
   }
 
   /** What the model is asked: the question, after the finished messages of its own branch (bounded). */
-  private requestFor(question: Message, pathAbove: Message[]): ChatRequest {
+  private requestFor(question: Message, pathAbove: readonly EarlierMessage[]): ChatRequest {
     const history = recentHistory(
       pathAbove.filter((m) => m.replyTo !== question.messageId),
       question,

@@ -11,7 +11,7 @@ import {
 } from '../../../application/ports/reply-repository.js';
 import type { Message } from '../../../domain/message.js';
 import { CUT_SHORT } from '../../../domain/reply.js';
-import { claimAndInsert, conversationFirst, historyOf, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toDate, toMessage, treeInput, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
+import { claimAndInsert, conversationFirst, historyOf, MESSAGE_COLUMNS, messageInput, pathUp, RACED, textArray, toConversation, toDate, toEarlierMessage, toMessage, treeInput, untilSettled, type ConversationRow, type MessageRow } from './rows.js';
 import { sql, type Sql, type Statements } from './statements.js';
 import { isLostInsertRace } from './unavailable.js';
 
@@ -86,7 +86,7 @@ export class PostgresReplyRepository implements ReplyRepository {
       conversation: stored ? toConversation(stored) : null,
       taken: row.taken ? toMessage(row.taken) : null,
       takenReply: row.taken && row.taken_reply ? toMessage(row.taken_reply) : null,
-      history: row.history.map(toMessage),
+      history: row.history.map(toEarlierMessage),
       opened,
       unknownParent: row.unknown_parent,
       stored: opened && questionRow ? start.userMessage.with({ parentId: questionRow.parent_id, createdAt: toDate(questionRow.created_at) }) : null,
@@ -143,7 +143,7 @@ export class PostgresReplyRepository implements ReplyRepository {
       question: row!.question ? toMessage(row!.question) : null,
       running: row!.running ? toMessage(row!.running) : null,
       opened: row!.opened ? toMessage(row!.opened) : null,
-      history: row!.history.map(toMessage),
+      history: row!.history.map(toEarlierMessage),
     };
   }
 

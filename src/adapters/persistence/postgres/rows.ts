@@ -1,3 +1,4 @@
+import type { EarlierMessage } from '../../../domain/chat-history.js';
 import { Conversation } from '../../../domain/conversation.js';
 import { Message, type MessageStatus, type Role } from '../../../domain/message.js';
 import { Session } from '../../../domain/session.js';
@@ -59,6 +60,18 @@ export const toMessage = (row: MessageRow) =>
     progressAt: toDateOrNull(row.progress_at),
     finishReason: row.finish_reason,
   });
+
+/**
+ * A message row as a turn's history needs it (EarlierMessage): a chat turn reads twenty of them,
+ * and a whole Message of each (its times parsed, its metadata checked) went unread.
+ */
+export const toEarlierMessage = (row: MessageRow): EarlierMessage => ({
+  messageId: row.message_id,
+  role: row.role,
+  text: row.draft ?? row.text,
+  replyTo: row.reply_to,
+  status: row.status,
+});
 
 export interface SessionRow {
   session_id: string;
