@@ -85,6 +85,12 @@ function endsStatementOnly(error: unknown): boolean {
 }
 
 /**
+ * The error each connection emitted, heard by a listener of its own added once (the first time it
+ * is checked out) rather than added and removed around every statement.
+ */
+const errorsHeard = new WeakMap<pg.PoolClient, { error?: Error }>();
+
+/**
  * A connection of the pool, out of it until `giveBack`. pg's `pool.query` closes its connection
  * after any failed statement, so a client whose requests fail (a statement time-out, a lost race)
  * would cost the database a new connection (a new backend process, its statements parsed again)
@@ -95,14 +101,18 @@ function endsStatementOnly(error: unknown): boolean {
  */
 async function checkOut(pool: pg.Pool): Promise<{ client: pg.PoolClient; giveBack(failure?: Error): void }> {
   const client = await pool.connect();
-  let broken: Error | undefined;
-  const onError = (error: Error) => (broken = error);
-  client.on('error', onError);
+  let heard = errorsHeard.get(client);
+  if (!heard) {
+    const record: { error?: Error } = {};
+    client.on('error', (error: Error) => (record.error = error));
+    errorsHeard.set(client, (heard = record));
+  }
+  // An error while it sat in the pool took it out of the pool (pg's own listener there): one checked out starts clean.
+  heard.error = undefined;
   return {
     client,
     giveBack(failure) {
-      client.off('error', onError);
-      client.release(broken ?? failure);
+      client.release(heard.error ?? failure);
     },
   };
 }
