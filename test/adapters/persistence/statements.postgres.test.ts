@@ -81,6 +81,20 @@ describe('PostgreSQL: statements on pooled connections', function () {
     expect(pool!.totalCount).to.equal(1);
   });
 
+  it('a connection that emits an error while out of the pool is closed after its statement, not given back; the next statement gets a new one', async () => {
+    const db = new Statements(pool!);
+    const first = await backend(db);
+    // Heard while the statement runs, on the connection it took (as a lost socket would be told).
+    pool!.once('acquire', (client: pg.PoolClient) => setImmediate(() => client.emit('error', new Error('connection lost'))));
+    const [row] = await db.rows<{ n: number }>(sql`select ${1}::int as n from pg_sleep(${0.05})`);
+    expect(row!.n, 'the statement itself answered').to.equal(1);
+    const next = await backend(db);
+    expect(next).to.be.a('number').and.not.equal(first);
+    expect(pool!.totalCount).to.equal(1);
+    // Its successor is given back as usual.
+    expect(await backend(db)).to.equal(next);
+  });
+
   it('a transaction whose statement failed is rolled back, and its connection serves the next one', async () => {
     const db = new Statements(pool!);
     const first = await backend(db);
