@@ -8,6 +8,7 @@ import { pacedModelEnvironment, startPacedModelProcess, STAMP, type ReplyPlan } 
 import { measureOf, type Row } from '../support/report.js';
 import type { SectionContext } from '../support/section.js';
 import { Cleanup, startService, type RunningServer } from '../support/servers.js';
+import { SERVICE_WARMUP_SECONDS } from '../support/settings.js';
 import { readReply } from '../support/sse-reader.js';
 import { saveMessageBody } from '../support/workload.js';
 
@@ -32,8 +33,6 @@ function bothMeters(a: CpuMeter, b: CpuMeter): CpuMeter {
 const STREAMS = Number(process.env.BENCH_LIVE_STREAMS ?? 1000);
 /** The application name of the writing instance's connections. */
 const WRITER_APPLICATION = 'bench-live-writer';
-/** The least warm-up of the writing instance before its first measured run (see `run`). */
-const WRITER_WARMUP_SECONDS = 8;
 /** DATABASE_TIMEOUT_MS of the two streaming instances (see `run`). */
 const BURST_TIMEOUT_MS = 15_000;
 
@@ -113,9 +112,9 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
     const save: LoadTarget = { server: writer!, method: 'POST', path: '/api/chat/saveMessage', body: saveMessageBody(settings.conversations), status: 201 };
     // Long enough to cover a measured run with its start-up: pieces every 500 ms (a reply at a reader's pace).
     const plan: ReplyPlan = { pieces: Math.ceil((settings.seconds + 20) * 2), size: 20, delayMs: 500 };
-    // Warmed up as long as the service's JIT takes to settle under load (docs/benchmarks.md, `chat`): after
-    // the usual 1 s, the first run alone was measured cold, at half the later runs' rate per CPU second.
-    await loadRun(save, Math.max(settings.warmupSeconds, WRITER_WARMUP_SECONDS), settings.connections);
+    // Warmed up as long as the service's JIT takes to settle under load: after the usual 1 s, the
+    // first run alone was measured cold, at half the later runs' rate per CPU second.
+    await loadRun(save, Math.max(settings.warmupSeconds, SERVICE_WARMUP_SECONDS), settings.connections);
     // What a request costs the writing instance and its PostgreSQL backends, whatever share of the cores it got.
     const monitor = cleanup.add(new pg.Pool({ connectionString: settings.adminUrl, max: 1 }), (p) => p.end());
     const meter = serviceCpuMeter(writer!.pid, monitor, database.name, WRITER_APPLICATION);

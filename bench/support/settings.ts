@@ -10,6 +10,13 @@ function positive(name: string, fallback: number): number {
   return value;
 }
 
+/**
+ * The least warm-up of a service under load before its first measured run where the figure is its
+ * steady rate: the service's JIT takes about 7 s of load to settle, bare Koa's about 4 s
+ * (docs/benchmarks.md, `chat`); after the usual 1 s its first run was measured cold.
+ */
+export const SERVICE_WARMUP_SECONDS = 8;
+
 export interface BenchSettings {
   /** Measured runs per subject; the median is reported. */
   runs: number;
