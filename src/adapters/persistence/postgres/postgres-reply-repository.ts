@@ -217,17 +217,18 @@ export class PostgresReplyRepository implements ReplyRepository {
   private async finishing(reply: Message, at: Date, name?: ConversationName): Promise<{ message: Message | null; named: boolean }> {
     const id = reply.messageId;
     const [title, source] = name ? [name.title, name.source] : [null, null];
+    const metadata = JSON.stringify(reply.metadata);
     const [row] = await this.db.rows<{ finished: MessageRow | null; current: MessageRow | null; removed: string; named: boolean }>(
       sql`/* replies.finish */ with current as (select * from messages where message_id = ${id}),
        ${conversationFirst(sql`(select conversation_id from current)`)},
        finished as (
-         update messages set text = ${reply.text}, draft = null, metadata = ${JSON.stringify(reply.metadata)}::jsonb, status = 'completed',
+         update messages set text = ${reply.text}, draft = null, metadata = ${metadata}::jsonb, status = 'completed',
            progress_at = null, finish_reason = ${reply.finishReason}
          where message_id = ${id} and status = 'in_progress' and ${reply.text} <> '' and exists (select 1 from locked) returning *),
        removed as (
          delete from messages where message_id = ${id} and status = 'in_progress' and ${reply.text} = '' and exists (select 1 from locked)
          returning message_id, parent_id),
-       ${keptEnding(sql`select ${id}::text as message_id, ${reply.finishReason}::text as finish_reason, ${JSON.stringify(reply.metadata)}::jsonb as metadata
+       ${keptEnding(sql`select ${id}::text as message_id, ${reply.finishReason}::text as finish_reason, ${metadata}::jsonb as metadata
          where exists (select 1 from removed)`)},
        touched as (
          update conversations c set
