@@ -2,7 +2,7 @@ import { ChatModelFailedError, DependencyUnavailableError, DomainError, ReplyInt
 import type { Message } from '../../domain/message.js';
 import { finished, isMoreOfInterrupted, replyLength, type CutShort, type ReplyOutcome } from '../../domain/reply.js';
 import { estimateTokens } from '../../domain/usage.js';
-import type { ChatChunk, TokenUsage } from '../ports/chat-model.js';
+import type { ChatChunk, ChatReply, TokenUsage } from '../ports/chat-model.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { Clock } from '../ports/clock.js';
 import type { ConversationName } from '../ports/reply-repository.js';
@@ -47,6 +47,17 @@ export interface StopSignal {
 
 /** The model's output for a reply: pieces of text, then one `finish`. */
 export type Generate = (stop: StopSignal) => AsyncIterable<ChatChunk>;
+
+/**
+ * The model's whole reply at once (ChatModel.complete), for a reply nobody reads piece by piece:
+ * its text is stored with its end, not written as it grows.
+ */
+export interface WholeReply {
+  whole: (stop: StopSignal) => Promise<ChatReply>;
+}
+
+/** Where a reply's text comes from: pieces as the model makes them, or its whole reply at once. */
+export type ReplySource = Generate | WholeReply;
 
 /** Where a reply's tokens are counted when it ends: the model's count, else `estimate` of the text it wrote. */
 export interface ReplyTokens {
@@ -120,7 +131,7 @@ export class ReplyJob implements WrittenReply {
 
   constructor(
     readonly reply: Message,
-    generate: Generate,
+    source: ReplySource,
     private readonly store: UnitOfWork,
     private readonly writes: ReplyWrites,
     private readonly clock: Clock,
@@ -131,7 +142,7 @@ export class ReplyJob implements WrittenReply {
     private readonly firstWords?: () => void,
   ) {
     writes.add(this);
-    this.done = this.run(generate);
+    this.done = this.run(source);
   }
 
   get replyId(): string {
@@ -161,21 +172,20 @@ export class ReplyJob implements WrittenReply {
     this.abort.abort(new Error(`reply ${reason}`));
   }
 
-  private async run(generate: Generate): Promise<ReplyEnd> {
+  private async run(source: ReplySource): Promise<ReplyEnd> {
     let modelEnd: Omit<ReplyOutcome, 'error'> | null = null;
     let failure: unknown;
     try {
-      for await (const chunk of generate(this.abort)) {
-        if (chunk.type === 'finish') {
-          modelEnd = { finishReason: chunk.finishReason, model: chunk.model, usage: chunk.usage };
-        } else if (chunk.text !== '') {
-          this.text += chunk.text;
-          this.recent.push(chunk.text);
-          this.length += replyLength(chunk.text);
-          this.changes.notify();
-          this.writes.soon(this);
-          if (this.recent.length === 1 && this.firstRecent === 0) this.firstWords?.();
+      if (typeof source === 'function') {
+        for await (const chunk of source(this.abort)) {
+          if (chunk.type === 'finish') modelEnd = { finishReason: chunk.finishReason, model: chunk.model, usage: chunk.usage };
+          else this.grow(chunk.text, true);
         }
+      } else {
+        const { text, finishReason, model, usage } = await source.whole(this.abort);
+        // Stored with its end, in the next step: no write of its text before.
+        this.grow(text, false);
+        modelEnd = { finishReason, model, usage };
       }
       if (!this.stopReason && modelEnd === null) throw new ChatModelFailedError('the language model stopped without finishing its reply');
       if (!this.stopReason && this.text.trim() === '') throw new ChatModelFailedError('the language model returned an empty reply');
@@ -195,6 +205,17 @@ export class ReplyJob implements WrittenReply {
     return this.finish(finished(this.reply, this.text, outcome), failure);
   }
 
+  /** A piece of text came: its listeners are told, and (`write`) it is written at the next flush. */
+  private grow(piece: string, write: boolean): void {
+    if (piece === '') return;
+    this.text += piece;
+    this.recent.push(piece);
+    this.length += replyLength(piece);
+    this.changes.notify();
+    if (write) this.writes.soon(this);
+    if (this.recent.length === 1 && this.firstRecent === 0) this.firstWords?.();
+  }
+
   /** Counted before the end is stored: whoever sees the end (a `done` event) can see its tokens in the usage. */
   private countTokens(model: string, counted: TokenUsage | null): void {
     if (!this.tokens) return;
@@ -204,13 +225,14 @@ export class ReplyJob implements WrittenReply {
   }
 
   private async finish(final: Message, failure: unknown): Promise<ReplyEnd> {
-    await this.writes.remove(this);
+    const writing = this.writes.remove(this);
+    if (writing) await writing;
     let end: ReplyEnd;
     // A reply that answered (not one that failed) names a conversation that has no name yet.
-    const name = final.text !== '' && failure === undefined ? await this.nameOf() : undefined;
+    const name = this.naming && final.text !== '' && failure === undefined ? await this.nameOf(this.naming) : undefined;
     try {
       const { message: ending, named: taken } = await this.storeEnd(final, name);
-      const stored = await this.kept(ending, final);
+      const stored = ending && final.finishReason !== 'interrupted' && isMoreOfInterrupted(ending, final.text) ? await this.extended(ending, final) : ending;
       // The name its streams announce is the one the conversation took: none when its user named it meanwhile.
       const named = taken && stored?.status === 'completed' ? name : undefined;
       if (named) {
@@ -246,19 +268,17 @@ export class ReplyJob implements WrittenReply {
   }
 
   /**
-   * The end as stored, with this job's whole text when another instance finished the reply as
-   * interrupted meanwhile (the database out of this instance's reach for longer than the stale
-   * bound) with less of it: what this reply's streams were sent is kept, not cut back.
+   * An end another instance stored meanwhile as interrupted, with less text than this job has
+   * (the database out of this instance's reach for longer than the stale bound), given this job's
+   * whole text: what this reply's streams were sent is kept, not cut back.
    */
-  private async kept(stored: Message | null, final: Message): Promise<Message | null> {
-    if (!stored || final.finishReason === 'interrupted' || !isMoreOfInterrupted(stored, final.text)) return stored;
+  private extended(stored: Message, final: Message): Promise<Message | null> {
     return this.store.run((r) => r.replies.extendInterrupted(stored.messageId, final.text), { atomic: false }).catch(() => stored);
   }
 
-  private async nameOf(): Promise<ConversationName | undefined> {
-    if (!this.naming) return undefined;
-    const proposed = await settled(this.naming.propose?.());
-    return proposed ? { title: proposed, source: 'generated' } : { title: this.naming.fallback, source: 'first_message' };
+  private async nameOf(naming: Naming): Promise<ConversationName> {
+    const proposed = await settled(naming.propose?.());
+    return proposed ? { title: proposed, source: 'generated' } : { title: naming.fallback, source: 'first_message' };
   }
 
   /** Whether text came that no write has taken yet. */

@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { TokenUsage } from '../ports/chat-model.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { ReplyBroadcast } from './reply-broadcast.js';
-import { ReplyJob, TITLES_AT_ONCE_UNDER, TITLES_WAIT_MS, type Generate, type Naming, type ReplySettings } from './reply-job.js';
+import { ReplyJob, TITLES_AT_ONCE_UNDER, TITLES_WAIT_MS, type Naming, type ReplySource, type ReplySettings } from './reply-job.js';
 import { ReplyWrites } from './reply-writes.js';
 import { delay } from './signals.js';
 
@@ -51,7 +51,7 @@ export class ReplyJobs {
    * Starts producing an opened reply; its tokens are counted at its end (`estimate`: for a reply
    * the model gave no count of).
    */
-  start(reply: Message, generate: Generate, naming?: Naming, estimate?: (text: string) => TokenUsage): ReplyJob {
+  start(reply: Message, source: ReplySource, naming?: Naming, estimate?: (text: string) => TokenUsage): ReplyJob {
     const tokens = this.usage ? { recorder: this.usage, estimate } : undefined;
     // A quiet instance asks for the title beside the reply; a busy one once the first pieces are out (firstWordsOut).
     const atOnce = this.jobs.size < (this.settings.titlesAtOnceUnder ?? TITLES_AT_ONCE_UNDER);
@@ -65,7 +65,7 @@ export class ReplyJobs {
       // A reply that ended without a piece asks for no title (its end asked for one if it answered).
       this.firstWordsOut(came ? later : undefined);
     };
-    const job = new ReplyJob(reply, generate, this.store, this.writes, this.clock, this.settings, naming, tokens, firstWords);
+    const job = new ReplyJob(reply, source, this.store, this.writes, this.clock, this.settings, naming, tokens, firstWords);
     this.jobs.set(reply.messageId, job);
     void job.done.finally(() => {
       firstWords(false);

@@ -52,11 +52,11 @@ export class ReplyWrites {
     this.replies.add(reply);
   }
 
-  /** A reply ends (its end is stored whole): resolves once no write of it is under way. */
-  async remove(reply: WrittenReply): Promise<void> {
+  /** A reply ends (its end is stored whole): the write of it under way to wait for, if any. */
+  remove(reply: WrittenReply): Promise<void> | null {
     this.replies.delete(reply);
     this.due.delete(reply);
-    if (this.flushing?.replies.has(reply)) await this.flushing.done;
+    return this.flushing?.replies.has(reply) ? this.flushing.done : null;
   }
 
   /** The reply has new text: it is written at the next flush, at most a write interval from now. */
