@@ -154,10 +154,16 @@ export async function run({ settings, log }: SectionContext): Promise<Row[]> {
       await streaming.done;
       await sleep(500);
     };
+    // The order of the three kinds rotates round by round (alone, followed, unfollowed; then
+    // followed, unfollowed, alone; …), so each takes each place in turn and a drift over the runs
+    // (the writer's tables grow, and slow it a little run by run) falls on all three alike.
+    const kinds: Kind[] = ['alone', 'followed', 'unfollowed'];
     for (let round = 0; round < settings.runs; round++) {
-      log(await measured('alone'));
-      // Which of the two goes first alternates, so drift falls on both alike.
-      for (const follow of round % 2 === 0 ? [true, false] : [false, true]) await beside(follow);
+      for (let place = 0; place < kinds.length; place++) {
+        const kind = kinds[(round + place) % kinds.length]!;
+        if (kind === 'alone') log(await measured('alone'));
+        else await beside(kind === 'followed');
+      }
     }
     const { alone, unfollowed, followed } = measures;
     const rate = (label: string, samples: number[], note?: string) => ({ label, measure: measureOf(samples), unit: 'req/s', note });
