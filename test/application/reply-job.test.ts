@@ -197,7 +197,7 @@ describe('Naming a conversation with the model (TITLE_MODE=model)', () => {
 
   it("on a busy instance, a title waits while another reply there still waits for its first piece, and is asked once that piece is out", async () => {
     const { model, titleCalls, open } = modelGatedPerQuestion();
-    const app = chatApplication(model, { titles: 'model', replies: { titlesAtOnceUnder: 0, titlesWaitMs: 60_000 } });
+    const app = chatApplication(model, { titles: 'model', replies: { titlesAtOnceUnder: 0, titlesWaitMs: 60_000, titlesQuietMs: 0 } });
     const first = await app.stream.execute({ userId: 'u', text: 'one' });
     const second = await app.stream.execute({ userId: 'v', text: 'two' });
     open('one');
@@ -213,6 +213,25 @@ describe('Naming a conversation with the model (TITLE_MODE=model)', () => {
       await job.done;
       expect(job.title).to.deep.include({ source: 'generated' });
     }
+    expect(titleCalls(), 'each title asked once').to.equal(2);
+  });
+
+  it('on a busy instance, titles wait while new replies keep starting (a burst), and are asked once none has started for titlesQuietMs', async () => {
+    const { model, titleCalls, open } = modelGatedPerQuestion();
+    const app = chatApplication(model, { titles: 'model', replies: { titlesAtOnceUnder: 0, titlesWaitMs: 60_000, titlesQuietMs: 150 } });
+    const first = await app.stream.execute({ userId: 'u', text: 'one' });
+    open('one');
+    for (let i = 0; i < 5; i++) await turnOver();
+    expect(titleCalls(), 'the first piece is out, but a reply started a moment ago').to.equal(0);
+    const second = await app.stream.execute({ userId: 'v', text: 'two' });
+    open('two');
+    for (let i = 0; i < 5; i++) await turnOver();
+    expect(titleCalls(), 'another reply started: the burst goes on').to.equal(0);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(titleCalls(), 'no reply started for the quiet time: both titles asked').to.equal(2);
+    open('one (rest)');
+    open('two (rest)');
+    for (const reply of [first, second]) await app.jobs.local(reply.messageId)?.done;
     expect(titleCalls(), 'each title asked once').to.equal(2);
   });
 

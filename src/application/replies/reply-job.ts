@@ -25,12 +25,21 @@ export interface ReplySettings {
   titlesAtOnceUnder?: number;
   /** How long, at most, a busy instance's title waits for the other replies' first pieces (TITLES_WAIT_MS by default). */
   titlesWaitMs?: number;
+  /**
+   * On a busy instance, how long no reply must have started before its waiting titles are asked
+   * (TITLES_QUIET_MS by default): while a burst of new conversations is still coming in, its
+   * first replies' first pieces come out before the last ones have begun, and the titles wait for
+   * the burst's end, not just for a moment with no first piece awaited.
+   */
+  titlesQuietMs?: number;
 }
 
 /** Replies in progress on this instance from which titles wait for their reply's first piece (ReplySettings.titlesAtOnceUnder). */
 export const TITLES_AT_ONCE_UNDER = 32;
 /** How long, at most, a title waits for the first pieces of the other replies on a busy instance (ReplySettings.titlesWaitMs). */
 export const TITLES_WAIT_MS = 3000;
+/** How long a busy instance must have started no reply before it asks for its waiting titles (ReplySettings.titlesQuietMs). */
+export const TITLES_QUIET_MS = 50;
 
 /** Tries at storing a reply's end (waits of 2, 4 and 8 write intervals between them: 3.5 s by default). */
 const FINISH_ATTEMPTS = 4;

@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { TokenUsage } from '../ports/chat-model.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { ReplyBroadcast } from './reply-broadcast.js';
-import { ReplyJob, TITLES_AT_ONCE_UNDER, TITLES_WAIT_MS, type Naming, type ReplySource, type ReplySettings } from './reply-job.js';
+import { ReplyJob, TITLES_AT_ONCE_UNDER, TITLES_QUIET_MS, TITLES_WAIT_MS, type Naming, type ReplySource, type ReplySettings } from './reply-job.js';
 import { ReplyWrites } from './reply-writes.js';
 import { delay } from './signals.js';
 
@@ -32,6 +32,9 @@ export class ReplyJobs {
   /** Titles of a busy instance, waiting until no job awaits its first piece (or `titlesWaitMs`). */
   private titlesWaiting: (() => unknown)[] = [];
   private titlesTimer: NodeJS.Timeout | undefined;
+  /** When the last reply started here (ms), and the timer that looks again once that is `titlesQuietMs` ago. */
+  private lastStart = -Infinity;
+  private quietTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: UnitOfWork,
@@ -58,6 +61,7 @@ export class ReplyJobs {
     if (atOnce) void naming?.propose?.();
     const later = atOnce ? undefined : naming?.propose;
     this.awaitingFirstWords++;
+    this.lastStart = this.clock.now().getTime();
     let awaiting = true;
     const firstWords = (came = true) => {
       if (!awaiting) return;
@@ -78,23 +82,39 @@ export class ReplyJobs {
 
   /**
    * A job's first piece is out (or it ended without one). Its title, when it waits, is asked
-   * once no job here awaits its first piece, or `titlesWaitMs` after the first title began to
-   * wait, a macrotask later (the piece's listeners have written it): a burst of new conversations
-   * gets its first words out before the model is asked for their titles.
+   * once no job here awaits its first piece and none has started for `titlesQuietMs`, or
+   * `titlesWaitMs` after the first title began to wait, a macrotask later (the piece's listeners
+   * have written it): a burst of new conversations gets its first words out before the model is
+   * asked for their titles.
    */
   private firstWordsOut(title: (() => unknown) | undefined): void {
     this.awaitingFirstWords--;
     if (title) this.titlesWaiting.push(title);
     if (this.titlesWaiting.length === 0) return;
-    if (this.awaitingFirstWords === 0) return this.askTitles();
-    if (this.titlesTimer) return;
-    this.titlesTimer = setTimeout(() => this.askTitles(), this.settings.titlesWaitMs ?? TITLES_WAIT_MS);
-    this.titlesTimer.unref();
+    if (!this.titlesTimer) {
+      this.titlesTimer = setTimeout(() => this.askTitles(), this.settings.titlesWaitMs ?? TITLES_WAIT_MS);
+      this.titlesTimer.unref();
+    }
+    if (this.awaitingFirstWords === 0) this.askTitlesOnceQuiet();
+  }
+
+  /** Asks for the waiting titles once no reply has started here for `titlesQuietMs` (and none awaits its first piece then). */
+  private askTitlesOnceQuiet(): void {
+    if (this.quietTimer) return;
+    const left = this.lastStart + (this.settings.titlesQuietMs ?? TITLES_QUIET_MS) - this.clock.now().getTime();
+    if (left <= 0) return this.askTitles();
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = undefined;
+      if (this.awaitingFirstWords === 0 && this.titlesWaiting.length > 0) this.askTitlesOnceQuiet();
+    }, left);
+    this.quietTimer.unref();
   }
 
   private askTitles(): void {
     clearTimeout(this.titlesTimer);
     this.titlesTimer = undefined;
+    clearTimeout(this.quietTimer);
+    this.quietTimer = undefined;
     const waiting = this.titlesWaiting;
     this.titlesWaiting = [];
     setImmediate(() => {
