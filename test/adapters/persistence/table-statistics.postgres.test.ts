@@ -61,17 +61,46 @@ describe('PostgreSQL: the planner statistics kept where autovacuum does not run'
   });
 
   it('leaves a table alone until its changes pass the rule again (50 + a tenth of its 200 rows: 70)', async () => {
+    // No pause between two ANALYZEs: the rule alone.
+    const statistics = new TableStatistics(pool!, { pauseMs: 0 });
     await runStatements(database!.url, [USERS(1, 200)]);
     await counted(database!.url, 'users', 200);
-    await new TableStatistics(pool!).keep();
+    await statistics.keep();
 
     await runStatements(database!.url, [USERS(201, 260)]);
     await counted(database!.url, 'users', 60);
-    expect(await new TableStatistics(pool!).keep()).to.deep.equal([]);
+    expect(await statistics.keep()).to.deep.equal([]);
 
     await runStatements(database!.url, [USERS(261, 280)]);
     await counted(database!.url, 'users', 80);
+    expect(await statistics.keep()).to.deep.equal(['users']);
+  });
+
+  it('analyzes a table again within the pause (autovacuum_naptime) only once its rows have more than doubled', async () => {
+    await runStatements(database!.url, [USERS(1, 200)]);
+    await counted(database!.url, 'users', 200);
     expect(await new TableStatistics(pool!).keep()).to.deep.equal(['users']);
+
+    await runStatements(database!.url, [USERS(201, 280), 'update users set created_at = created_at']);
+    await counted(database!.url, 'users', 280);
+    expect(await new TableStatistics(pool!).keep(), '280 rows, 280 changed since: past the rule, but not doubled').to.deep.equal([]);
+
+    await runStatements(database!.url, [USERS(281, 420)]);
+    await counted(database!.url, 'users', 420);
+    expect(await new TableStatistics(pool!).keep(), '420 rows: more than twice the 200 analyzed').to.deep.equal(['users']);
+  });
+
+  it('analyzes a changed table again once the pause has passed', async () => {
+    const statistics = new TableStatistics(pool!, { pauseMs: 400 });
+    await runStatements(database!.url, [USERS(1, 200)]);
+    await counted(database!.url, 'users', 200);
+    expect(await statistics.keep()).to.deep.equal(['users']);
+
+    await runStatements(database!.url, ['update users set created_at = created_at']);
+    await counted(database!.url, 'users', 200);
+    expect(await statistics.keep(), 'within the pause').to.deep.equal([]);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await statistics.keep(), 'after it').to.deep.equal(['users']);
   });
 
   it('reads a table’s own threshold: one set higher leaves it alone', async () => {

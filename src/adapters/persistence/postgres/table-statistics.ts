@@ -11,9 +11,13 @@ const ANALYZE_TIMEOUT = '5min';
 
 /**
  * The service's tables whose planner statistics are due and that PostgreSQL will not analyze
- * itself: autovacuum off (for the server, or for the table), and more rows changed since the
- * last ANALYZE than autovacuum's own rule would allow (`autovacuum_analyze_threshold` +
- * `autovacuum_analyze_scale_factor` × the rows, the table's own settings first). With
+ * itself: autovacuum off (for the server, or for the table), more rows changed since the last
+ * ANALYZE than autovacuum's own rule would allow (`autovacuum_analyze_threshold` +
+ * `autovacuum_analyze_scale_factor` × the rows, the table's own settings first), and either its
+ * last ANALYZE longer ago than the pause ($1 seconds; null: `autovacuum_naptime`, as autovacuum
+ * visits a database once a naptime) or its rows more than doubled since (a table growing from
+ * nothing is planned anew within seconds, at each doubling). A table whose rows change more than
+ * they grow (replies written as they come) is analyzed once a pause, not at every look. With
  * `track_counts` off nothing is counted, so nothing is ever due.
  */
 const DUE = `
@@ -30,6 +34,9 @@ const DUE = `
   where s.schemaname = current_schema()
     and not (current_setting('autovacuum')::bool and t.enabled)
     and s.n_mod_since_analyze > t.threshold + t.scale_factor * greatest(c.reltuples, 0)
+    and (s.last_analyze is null
+         or s.last_analyze < now() - coalesce($1::float8 * interval '1 second', current_setting('autovacuum_naptime')::interval)
+         or s.n_live_tup > 2 * greatest(c.reltuples, 0))
   order by s.relname`;
 
 /**
@@ -44,7 +51,8 @@ const DUE = `
  * `messages` table: measured, a third of the turns a second, falling as the table grows.
  *
  * So, every few seconds, the tables due by autovacuum's own rule and left alone by it are
- * analyzed, by one instance at a time (an advisory lock), on one pooled connection. Where
+ * analyzed (each at most once per autovacuum's naptime, unless it has doubled: `DUE`), by one
+ * instance at a time (an advisory lock), on one pooled connection. Where
  * autovacuum runs, this is one look at `pg_stat_user_tables` every few seconds and nothing else.
  */
 export class TableStatistics {
@@ -54,7 +62,11 @@ export class TableStatistics {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly options: { note?: (message: string) => void } = {},
+    private readonly options: {
+      note?: (message: string) => void;
+      /** Least time between two ANALYZEs of a table that has not doubled meanwhile (ms); the server's `autovacuum_naptime` unless given. */
+      pauseMs?: number;
+    } = {},
   ) {}
 
   /** Looks now (a restored database may arrive unanalyzed), then every interval. */
@@ -75,7 +87,8 @@ export class TableStatistics {
     const client = await this.pool.connect();
     let broken: unknown;
     try {
-      const due = (await client.query<{ table: string }>(DUE)).rows.map((row) => row.table);
+      const pause = this.options.pauseMs === undefined ? null : this.options.pauseMs / 1000;
+      const due = (await client.query<{ table: string }>(DUE, [pause])).rows.map((row) => row.table);
       if (due.length === 0) return [];
       await client.query('begin');
       try {
