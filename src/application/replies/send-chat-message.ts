@@ -1,5 +1,5 @@
 import { ChatModelFailedError } from '../../domain/errors.js';
-import type { ChatModel } from '../ports/chat-model.js';
+import type { ChatModel, ChatReply, ChatRequest } from '../ports/chat-model.js';
 import { estimatedUsage } from '../usage/estimated-usage.js';
 import type { ChatInput, StartTurn } from './start-turn.js';
 import type { ReplyFeed } from './reply-feed.js';
@@ -33,10 +33,8 @@ export class SendChatMessage {
     const { request } = turn;
     // A reply made whole has no first piece to wait for: its title is asked for beside it, busy or not.
     void turn.naming?.propose?.();
-    // The model's whole reply (a model that answers at once is given no signal: StopSignal).
-    const whole = { whole: (stop: StopSignal) => this.model.complete(request!, this.model.immediate ? undefined : stop.signal) };
     const end = request
-      ? await this.jobs.start(turn.reply, whole, turn.naming, (text) => estimatedUsage(this.model, request, text)).done
+      ? await this.jobs.start(turn.reply, { whole: (stop) => this.answer(request, stop) }, turn.naming, (text) => estimatedUsage(this.model, request, text)).done
       : await this.feed.end(turn.reply, new AbortController().signal);
     if (!end) throw new ChatModelFailedError('the reply ended without finishing');
     if (end.failure !== undefined) throw end.failure;
@@ -50,5 +48,10 @@ export class SendChatMessage {
       createdAt: reply.createdAt,
       finishReason: end.finishReason,
     };
+  }
+
+  /** The model's whole reply; a model that answers at once is given no signal (StopSignal). */
+  private answer(request: ChatRequest, stop: StopSignal): Promise<ChatReply> {
+    return this.model.complete(request, this.model.immediate ? undefined : stop.signal);
   }
 }
